@@ -1,0 +1,113 @@
+"""Developer and CI sessions.
+
+nox -s tests          every package installed (editable), the whole test suite
+nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training)
+nox -s lint           ruff (lint + format check) and mypy
+nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
+nox -s build          one wheel per package into dist/
+nox -s demo           the mushrooms demo (examples/mushrooms.py)
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import nox
+
+ROOT = pathlib.Path(__file__).parent
+nox.options.sessions = ["tests"]
+nox.options.reuse_existing_virtualenvs = False
+
+# Distribution folder -> its test folder (tests/<pkg>_tests mirrors packages/<pkg>).
+PACKAGES = {
+    "core": "core_tests",
+    "links": "links_tests",
+    "datasets": "datasets_tests",
+    "training": "training_tests",
+}
+TEST_REQUIREMENTS = [
+    "pytest>=8",
+    "pytest-xdist>=3",
+    "scipy>=1.11",
+    "h5py>=3.8",
+    "pillow>=10",
+    "matplotlib>=3.8",
+    "hatchling>=1.21",
+]
+
+
+def _existing_packages() -> list[str]:
+    return [name for name in PACKAGES if (ROOT / "packages" / name / "pyproject.toml").exists()]
+
+
+def _install_editable(session: nox.Session, names: list[str]) -> None:
+    session.install(*TEST_REQUIREMENTS)
+    args = []
+    for name in names:
+        args += ["-e", str(ROOT / "packages" / name)]
+    session.install(*args)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The full suite with every distribution installed editable (what CI runs)."""
+    _install_editable(session, _existing_packages())
+    session.run("pytest", "-n", "2", "--dist", "loadfile", *session.posargs)
+
+
+def _package_session(name: str) -> None:
+    @nox.session(name=f"tests-{name}")
+    def session_func(session: nox.Session) -> None:
+        deps = {
+            "core": ["core"],
+            "links": ["core", "links"],
+            "datasets": ["core", "datasets"],
+            "training": ["core", "datasets", "training"],
+        }[name]
+        _install_editable(session, deps)
+        session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)
+
+    session_func.__doc__ = f"chainer-{name} installed with only its dependencies, its own tests."
+
+
+for _name in PACKAGES:
+    _package_session(_name)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff lint, ruff format check and mypy."""
+    session.install("ruff>=0.6", "mypy>=1.10", "numpy>=1.26", "pluggy>=1.3")
+    session.run("ruff", "check", "packages", "tests", "benchmarks", "examples", "noxfile.py")
+    session.run("ruff", "format", "--check", "packages", "tests", "benchmarks", "examples", "noxfile.py")
+    session.run("mypy")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks against PyTorch CPU in the same run (prints a table)."""
+    session.install("torch==2.13.0")
+    for name in _existing_packages():
+        session.install("-e", str(ROOT / "packages" / name))
+    session.run("python", "benchmarks/run.py", *session.posargs)
+
+
+@nox.session
+def build(session: nox.Session) -> None:
+    """One wheel per distribution into dist/."""
+    session.install("build>=1.0", "hatchling>=1.21")
+    dist = ROOT / "dist"
+    dist.mkdir(exist_ok=True)
+    for name in _existing_packages():
+        session.run(
+            "python", "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist), str(ROOT / "packages" / name)
+        )
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The docs' first program on the real Mushroom data set."""
+    for name in _existing_packages():
+        session.install("-e", str(ROOT / "packages" / name))
+    session.install("matplotlib>=3.8")
+    session.run("python", "examples/mushrooms.py", *session.posargs)

@@ -1,0 +1,122 @@
+"""Chainer: a flexible framework of neural networks, define-by-run.
+
+This is the core distribution (``chainer-core``). Other distributions contribute
+sub-packages to this import package: ``chainer.links`` (chainer-links),
+``chainer.dataset``/``datasets``/``iterators`` (chainer-datasets) and
+``chainer.training`` (chainer-training). They are imported on first use; using one that
+is not installed raises an ImportError that names the distribution to install.
+"""
+
+# Several distributions install into the ``chainer`` package; find all their parts.
+from pkgutil import extend_path
+
+__path__ = extend_path(__path__, __name__)
+
+import importlib as _importlib
+import sys as _sys
+from typing import Any as _Any
+
+from chainer import _environment, configuration, plugins
+from chainer._version import __version__
+from chainer.configuration import config, global_config, using_config
+
+_environment.apply_defaults(global_config)
+
+from chainer import (
+    _builtin_plugins,
+    backend,
+    backends,
+    function,
+    function_hook,
+    function_node,
+    functions,
+    utils,
+    variable,
+)
+from chainer._backprop import backward, grad
+from chainer._environment import mixed16
+from chainer.backend import get_device, using_device
+from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
+from chainer.function_hook import FunctionHook
+from chainer.function_node import FunctionNode
+from chainer.plugins import hookimpl
+from chainer.variable import Variable, as_array, as_variable
+
+# chainer.cuda is the pre-v4 path of chainer.backends.cuda.
+_sys.modules.setdefault("chainer.cuda", backends.cuda)
+cuda = backends.cuda
+
+
+def get_dtype(dtype: _Any = None, map_mixed16: _Any = None) -> _Any:
+    """Resolve a dtype: ``None`` means ``chainer.config.dtype``; ``mixed16`` maps to
+    ``map_mixed16`` (float16 by default).
+
+    Returns:
+        A ``numpy.dtype``.
+    """
+    import numpy
+
+    if dtype is None:
+        dtype = config.dtype
+    if dtype is mixed16:
+        return numpy.dtype(numpy.float16 if map_mixed16 is None else map_mixed16)
+    return numpy.dtype(dtype)
+
+
+def is_debug() -> bool:
+    """Whether debug mode is on in the current thread."""
+    return bool(config.debug)
+
+
+def set_debug(debug: bool) -> None:
+    """Turn debug mode on or off in the current thread."""
+    config.debug = debug
+
+
+def print_runtime_info(out: _Any = None) -> None:
+    """Print the versions of Chainer's distributions, NumPy, CuPy, CUDA and the plugins."""
+    from chainer import _runtime_info
+
+    _runtime_info.print_runtime_info(out)
+
+
+# Sub-packages provided by other distributions, imported on first use.
+_OPTIONAL_SUBPACKAGES = {
+    "links": "chainer-links",
+    "dataset": "chainer-datasets",
+    "datasets": "chainer-datasets",
+    "iterators": "chainer-datasets",
+    "training": "chainer-training",
+}
+
+
+class _MissingDistributionFinder:
+    """Last resort on ``sys.meta_path``: turns a failed import of an optional
+    sub-package into an ImportError that names the distribution to install."""
+
+    @staticmethod
+    def find_spec(fullname: str, path: _Any = None, target: _Any = None) -> None:
+        parts = fullname.split(".")
+        if len(parts) >= 2 and parts[0] == "chainer" and parts[1] in _OPTIONAL_SUBPACKAGES:
+            dist = _OPTIONAL_SUBPACKAGES[parts[1]]
+            raise ImportError(
+                f"No module named {fullname!r}: chainer.{parts[1]} is provided by the distribution "
+                f"'{dist}'; install it with: pip install {dist}",
+                name=fullname,
+            )
+        return None
+
+
+if not any(isinstance(f, type) and f.__name__ == "_MissingDistributionFinder" for f in _sys.meta_path):
+    _sys.meta_path.append(_MissingDistributionFinder)  # type: ignore[arg-type]
+
+
+def __getattr__(name: str) -> _Any:
+    if name in _OPTIONAL_SUBPACKAGES:
+        return _importlib.import_module(f"chainer.{name}")
+    raise AttributeError(f"module 'chainer' has no attribute {name!r}")
+
+
+plugins.register(_builtin_plugins, name="chainer.builtin_backends")
+# Last: a third-party plugin may import any part of chainer.
+plugins.load_entry_points()

@@ -1,0 +1,341 @@
+"""Reverse-mode traversal of the computational graph.
+
+Functions are visited in decreasing rank (a function's rank is the largest rank of its
+inputs, and an output's rank is its creator's plus one), so every consumer of a
+variable is processed before its creator and the variable's gradient is complete when
+its creator needs it. Gradients flowing into the same node are summed.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import traceback
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from chainer import backend, configuration, function_hook, variable
+
+if TYPE_CHECKING:
+    from chainer import function_node
+
+
+def check_finite(arrays: Iterable[Any], label: str, direction: str) -> None:
+    """Debug mode: raise if any floating array holds NaN or infinity, naming the function."""
+    for index, array in enumerate(arrays):
+        if array is None or array.dtype.kind not in "fc":
+            continue
+        xp = backend.get_array_module(array)
+        if bool(xp.isnan(array).any()):
+            raise RuntimeError(
+                f"NaN is detected in the {direction} of {label} (output {index}, shape {tuple(array.shape)})"
+            )
+        if bool(xp.isinf(array).any()):
+            raise RuntimeError(
+                f"Inf is detected in the {direction} of {label} (output {index}, shape {tuple(array.shape)})"
+            )
+
+
+def capture_stack() -> list[traceback.FrameSummary]:
+    """The Python stack where a function is applied (recorded in debug mode)."""
+    return traceback.extract_stack()[:-3]
+
+
+def _as_grad_variable(g: Any) -> variable.Variable | None:
+    if g is None or isinstance(g, variable.Variable):
+        return g
+    return variable.Variable(g, requires_grad=False)
+
+
+def _grad_mismatch(
+    func: function_node.FunctionNode, index: int, gx: variable.Variable, node: variable.VariableNode
+) -> Exception:
+    array = gx._array
+    if array.shape != node.shape:
+        return ValueError(
+            f"{func.label}.backward returned a gradient of shape {array.shape} for input {index}, "
+            f"whose shape is {node.shape}"
+        )
+    return TypeError(
+        f"{func.label}.backward returned a gradient of dtype {array.dtype} for input {index}, "
+        f"whose dtype is {node.dtype}"
+    )
+
+
+def _select_targets(func: function_node.FunctionNode, target: tuple[int, ...], gxs: tuple[Any, ...]) -> tuple[Any, ...]:
+    n_inputs = len(func.inputs or ())
+    if len(gxs) == n_inputs:
+        return tuple([gxs[i] for i in target])
+    raise ValueError(
+        f"{func.label}.backward returned {len(gxs)} gradient(s); expected one per target "
+        f"input ({len(target)}) or one per input ({n_inputs})"
+    )
+
+
+def _accumulated_backward(
+    func: function_node.FunctionNode,
+    target: tuple[int, ...],
+    gys: tuple[Any, ...],
+    grads: dict[variable.VariableNode, Any],
+) -> tuple[Any, ...]:
+    # The function fuses accumulation into its backward; hand it the sums so far.
+    inputs = func.inputs
+    assert inputs is not None
+    seen: set[int] = set()
+    accumulated = []
+    for i in target:
+        node = inputs[i]
+        accumulated.append(None if id(node) in seen else grads.pop(node, None))
+        seen.add(id(node))
+    return func.backward_accumulate(target, gys, tuple(accumulated))
+
+
+def traverse(
+    root_nodes: Sequence[variable.VariableNode],
+    root_grads: Sequence[variable.Variable | None],
+    retain_grad: bool,
+    enable_double_backprop: bool,
+    stop_nodes: set[variable.VariableNode] | None = None,
+) -> dict[variable.VariableNode, Any]:
+    """Propagate gradients from the roots; return the gradients of the nodes the
+    traversal ends at (leaves, and the ``stop_nodes`` if given)."""
+    grads: dict[Any, Any] = {}
+    finished: dict[Any, Any] = {}
+    heap: list[tuple[int, int, Any]] = []
+    pushed: set[int] = set()
+    order = itertools.count()
+    debug = configuration.config.debug
+    hooks = function_hook._state.function_hooks
+    heappush, heappop = heapq.heappush, heapq.heappop
+    Variable = variable.Variable
+
+    for node, g in zip(root_nodes, root_grads):
+        if g is None:
+            continue
+        previous = grads.get(node)
+        grads[node] = g if previous is None else previous + g
+        func = node.creator_node
+        if func is not None and id(func) not in pushed:
+            pushed.add(id(func))
+            heappush(heap, (-func.rank, next(order), func))
+
+    with configuration.using_config("enable_backprop", enable_double_backprop):
+        while heap:
+            func = heappop(heap)[2]
+            inputs = func.inputs
+            if inputs is None:  # unchained after it was queued
+                continue
+            gys = []
+            any_grad = False
+            for ref in func.outputs:
+                y = ref()
+                if y is None:
+                    gys.append(None)
+                    continue
+                gy = grads.pop(y, None)
+                gys.append(gy)
+                if gy is not None:
+                    any_grad = True
+                    if retain_grad:
+                        y_var = y._variable()
+                        if y_var is not None:
+                            y_var._grad_var = gy
+                if stop_nodes is not None and y in stop_nodes:
+                    finished[y] = gy
+            if not any_grad:
+                continue
+            target = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+            if not target:
+                continue
+            gys_t = tuple(gys)
+
+            local_hooks = func._local_function_hooks
+            if hooks or local_hooks:
+                all_hooks = func._active_hooks()
+                in_data = tuple(x.data for x in inputs)
+                out_grad = tuple(None if g is None else g._array for g in gys_t)
+                for hook in all_hooks:
+                    hook.backward_preprocess(func, in_data, out_grad)
+            else:
+                all_hooks = None
+            try:
+                if func._has_custom_accumulate:
+                    gxs = _accumulated_backward(func, target, gys_t, grads)
+                else:
+                    gxs = func.backward(target, gys_t)
+                    if len(gxs) != len(target):
+                        gxs = _select_targets(func, target, gxs)
+            except Exception as exc:
+                exc.add_note(f"(raised in the backward of {func.label})")
+                if func.stack is not None:
+                    exc.add_note("The function was applied at:\n" + "".join(traceback.format_list(func.stack)))
+                raise
+            if all_hooks:
+                for hook in all_hooks:
+                    hook.backward_postprocess(func, in_data, out_grad)
+            if debug:
+                check_finite([None if g is None else _as_grad_variable(g).array for g in gxs], func.label, "backward")
+
+            for i, gx in zip(target, gxs):
+                if gx is None:
+                    continue
+                if not isinstance(gx, Variable):
+                    gx = _as_grad_variable(gx)
+                x = inputs[i]
+                array = gx._array
+                if array.shape != x.shape or array.dtype != x.dtype:
+                    raise _grad_mismatch(func, i, gx, x)
+                previous = grads.get(x)
+                grads[x] = gx if previous is None else previous + gx
+                creator = x.creator_node
+                if creator is not None and id(creator) not in pushed and (stop_nodes is None or x not in stop_nodes):
+                    pushed.add(id(creator))
+                    heappush(heap, (-creator.rank, next(order), creator))
+
+    finished.update(grads)
+    return finished
+
+
+def _initial_grad(var: variable.Variable, where: str) -> variable.Variable:
+    gv = var._grad_var
+    if gv is not None:
+        return gv
+    array = var._array
+    if array is None:
+        raise ValueError(f"{where}: the variable holds no array")
+    if array.size != 1:
+        raise ValueError(
+            f"{where}: the variable has {array.size} elements and no gradient; set its .grad to an "
+            f"array of shape {array.shape} first, or reduce it to one element (e.g. F.sum)"
+        )
+    xp = backend.get_array_module(array)
+    gv = variable.Variable(xp.ones_like(array), requires_grad=False)
+    var._grad_var = gv
+    return gv
+
+
+def _store_leaf_grads(grads: dict[Any, Any], loss_scale: float | None) -> None:
+    for node, g in grads.items():
+        if g is None or not node.requires_grad or node.creator_node is not None:
+            continue
+        var = node._variable()
+        if var is None:
+            continue
+        previous = var._grad_var
+        var._grad_var = g if previous is None else previous + g
+        var._loss_scale = loss_scale
+
+
+def backward_from_variable(
+    var: variable.Variable, retain_grad: bool, enable_double_backprop: bool, loss_scale: float | None
+) -> None:
+    node = var._node
+    if node is None or node.creator_node is None:
+        return
+    gv = _initial_grad(var, "Variable.backward")
+    if loss_scale is not None:
+        gv = gv * loss_scale
+    grads = traverse([node], [gv], retain_grad, enable_double_backprop)
+    _store_leaf_grads(grads, loss_scale)
+
+
+def backward(outputs: Sequence[variable.Variable], grad_outputs: Sequence[Any] | None = None, **kwargs: Any) -> None:
+    """Run backprop from several outputs at once.
+
+    ``backward(outputs, grad_outputs=None, *, enable_double_backprop=False)``
+
+    Args:
+        outputs: Output variables.
+        grad_outputs: Their gradients (arrays or Variables); ``None`` uses each output's
+            :attr:`~chainer.Variable.grad`, or ``1`` for a one-element output.
+        enable_double_backprop: Record the backward computation as a graph.
+    """
+    enable_double_backprop = kwargs.pop("enable_double_backprop", False)
+    if kwargs:
+        raise TypeError(f"chainer.backward() got unexpected keyword arguments: {', '.join(kwargs)}")
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError(f"chainer.backward: outputs must be a tuple or list of Variables, got {type(outputs).__name__}")
+    if grad_outputs is not None and len(grad_outputs) != len(outputs):
+        raise ValueError(f"chainer.backward: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
+    nodes, grads = [], []
+    for i, y in enumerate(outputs):
+        if not isinstance(y, variable.Variable):
+            raise TypeError(f"chainer.backward: outputs[{i}] must be a Variable, got {type(y).__name__}")
+        g = None if grad_outputs is None else _as_grad_variable(grad_outputs[i])
+        if g is None:
+            g = _initial_grad(y, f"chainer.backward (outputs[{i}])")
+        if y._node is None or y._node.creator_node is None:
+            continue
+        nodes.append(y._node)
+        grads.append(g)
+    _store_leaf_grads(traverse(nodes, grads, False, enable_double_backprop), None)
+
+
+def grad(
+    outputs: Sequence[variable.Variable],
+    inputs: Sequence[variable.Variable],
+    grad_outputs: Sequence[Any] | None = None,
+    grad_inputs: Sequence[Any] | None = None,
+    set_grad: bool = False,
+    retain_grad: bool = False,
+    enable_double_backprop: bool = False,
+    loss_scale: float | None = None,
+) -> list[variable.Variable | None]:
+    """Gradients of ``outputs`` with respect to ``inputs``, returned rather than stored.
+
+    Args:
+        outputs: Output variables.
+        inputs: Variables to differentiate with respect to (leaves or intermediates).
+        grad_outputs: Initial gradients of the outputs (``None``: ``1`` for one-element
+            outputs).
+        grad_inputs: Gradients to add to the result for each input.
+        set_grad: Also store the results in the inputs' ``grad_var``.
+        retain_grad: Keep the gradients of intermediate variables.
+        enable_double_backprop: Record the computation so the results can be differentiated.
+        loss_scale: Multiply the initial gradients by this factor.
+
+    Returns:
+        A list with one gradient Variable (or ``None``) per input. Other variables'
+        gradients are left untouched.
+    """
+    for name, seq in (("outputs", outputs), ("inputs", inputs)):
+        if not isinstance(seq, (tuple, list)):
+            raise TypeError(f"chainer.grad: {name} must be a tuple or list of Variables, got {type(seq).__name__}")
+        for i, v in enumerate(seq):
+            if not isinstance(v, variable.Variable):
+                raise TypeError(f"chainer.grad: {name}[{i}] must be a Variable, got {type(v).__name__}")
+    if grad_outputs is not None and len(grad_outputs) != len(outputs):
+        raise ValueError(f"chainer.grad: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
+    if grad_inputs is not None and len(grad_inputs) != len(inputs):
+        raise ValueError(f"chainer.grad: {len(inputs)} inputs but {len(grad_inputs)} grad_inputs")
+
+    nodes, root_grads = [], []
+    for i, y in enumerate(outputs):
+        g = None if grad_outputs is None else _as_grad_variable(grad_outputs[i])
+        if g is None:
+            array = y._array
+            if array.size != 1:
+                raise ValueError(f"chainer.grad: outputs[{i}] has {array.size} elements; pass grad_outputs for it")
+            g = variable.Variable(backend.get_array_module(array).ones_like(array), requires_grad=False)
+        if loss_scale is not None:
+            g = g * loss_scale
+        nodes.append(y.node)
+        root_grads.append(g)
+
+    input_nodes = [x.node for x in inputs]
+    input_node_set = set(input_nodes)
+    found = traverse(nodes, root_grads, retain_grad, enable_double_backprop, stop_nodes=input_node_set)
+    # An input that is also an output receives the output's initial gradient directly.
+    for node, g in zip(nodes, root_grads):
+        if node in input_node_set and node not in found:
+            found[node] = g
+    results: list[variable.Variable | None] = []
+    for i, node in enumerate(input_nodes):
+        g = found.get(node)
+        if grad_inputs is not None and grad_inputs[i] is not None:
+            extra = _as_grad_variable(grad_inputs[i])
+            g = extra if g is None else g + extra
+        results.append(g)
+        if set_grad:
+            inputs[i]._grad_var = g
+    return results

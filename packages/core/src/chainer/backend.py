@@ -1,0 +1,285 @@
+"""Devices and array modules: ``chainer.get_device`` and friends.
+
+Backends come from the ``chainer_register_backends`` hook (NumPy, CuPy and Intel64 are
+builtin plugins registered through the same hook as third-party ones). A device
+specifier names a backend: ``'@numpy'``, ``'@cupy:0'``, ``'@intel64'``, or a plugin's
+``'@name'`` / ``'@name:N'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import Any
+
+import numpy
+
+from chainer import _backend, plugins
+from chainer.backends import _chainerx, _cpu
+from chainer.backends import cuda as _cuda
+from chainer.backends import intel64 as _intel64
+
+Device = _backend.Device
+CpuDevice = _cpu.CpuDevice
+GpuDevice = _cuda.GpuDevice
+Intel64Device = _intel64.Intel64Device
+ChainerxDevice = _chainerx.ChainerxDevice
+
+# Set by chainer.variable at import: the classes whose ``.array`` get_array_module unwraps.
+_variable_types: tuple[type, ...] = ()
+
+_CPU = CpuDevice()
+
+
+class BackendEntry:
+    """One registered backend: its name, Device class, array types and availability."""
+
+    def __init__(
+        self,
+        name: str,
+        device_class: type[Device],
+        array_types: tuple[type, ...] | Callable[[], tuple[type, ...]],
+        factory: Callable[[int | None], Device] | None,
+        check_available: Callable[[], str | None] | None,
+    ) -> None:
+        self.name = name
+        self.device_class = device_class
+        self._array_types = array_types
+        self._factory = factory
+        self._check_available = check_available
+        self._reason: str | None = None
+        self._checked = False
+
+    @property
+    def array_types(self) -> tuple[type, ...]:
+        types = self._array_types
+        return types() if callable(types) else types
+
+    def unavailable_reason(self) -> str | None:
+        """``None`` if usable here, else why not (checked once, then cached)."""
+        if not self._checked:
+            try:
+                self._reason = None if self._check_available is None else self._check_available()
+            except Exception as exc:
+                self._reason = f"its availability check failed: {type(exc).__name__}: {exc}"
+            self._checked = True
+        return self._reason
+
+    def create(self, index: int | None) -> Device:
+        if self._factory is not None:
+            return self._factory(index)
+        return self.device_class() if index is None else self.device_class(index)  # type: ignore[call-arg]
+
+
+def _make_backend_entry(
+    name: str,
+    device_class: type[Device],
+    *,
+    array_types: tuple[type, ...] | Callable[[], tuple[type, ...]] = (),
+    factory: Callable[[int | None], Device] | None = None,
+    check_available: Callable[[], str | None] | None = None,
+) -> tuple[str, BackendEntry]:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"backend name must be an identifier such as 'mydev', got {name!r}")
+    if not (isinstance(device_class, type) and issubclass(device_class, Device)):
+        raise TypeError(
+            f"backend {name!r}: device_class must be a subclass of chainer.backend.Device, got {device_class!r}"
+        )
+    return name, BackendEntry(name, device_class, array_types, factory, check_available)
+
+
+backends: plugins.Registry[BackendEntry] = plugins.Registry("chainer_register_backends", _make_backend_entry)
+
+
+def _backend_or_error(name: str, spec: object) -> BackendEntry:
+    entry = backends.get(name)
+    if entry is None:
+        known = ", ".join(f"'@{n}'" for n in backends)
+        raise ValueError(
+            f"chainer.get_device: unknown backend '@{name}' in device specifier {spec!r}; registered backends: {known}"
+        )
+    reason = entry.unavailable_reason()
+    if reason is not None:
+        raise RuntimeError(f"chainer.get_device({spec!r}): the '@{name}' backend is not available: {reason}")
+    return entry
+
+
+def _parse_string(spec: str) -> Device:
+    if spec.startswith("@"):
+        name, _, index_text = spec[1:].partition(":")
+        index: int | None = None
+        if index_text:
+            try:
+                index = int(index_text)
+            except ValueError:
+                raise ValueError(
+                    f"chainer.get_device: the device index in {spec!r} must be an integer, as in '@{name}:0'"
+                ) from None
+            if index < 0:
+                raise ValueError(f"chainer.get_device: the device index in {spec!r} must not be negative")
+        return _backend_or_error(name, spec).create(index)
+    if _chainerx.looks_like_chainerx_spec(spec):
+        raise _chainerx.not_available_error(f"chainer.get_device({spec!r})")
+    raise ValueError(
+        f"chainer.get_device: invalid device specifier {spec!r}; expected '@numpy', '@cupy:N', "
+        f"'@intel64' or '@<backend>[:N]' of a registered backend"
+    )
+
+
+def get_device(device_spec: Any) -> Device:
+    """Return the :class:`Device` a specifier names.
+
+    Args:
+        device_spec: One of
+
+            - a :class:`Device` (returned as is);
+            - ``'@numpy'``; ``'@cupy:N'`` (GPU ``N``); ``'@intel64'``; ``'@name'`` or
+              ``'@name:N'`` of a backend registered by a plugin;
+            - the ``numpy`` or ``cupy`` module, or ``(cupy, N)``;
+            - a ``cupy.cuda.Device``.
+
+    ChainerX specifiers (``'native:0'``, ``'cuda:0'``) raise an error: ChainerX is not
+    part of this distribution.
+
+    Example:
+        >>> chainer.get_device('@numpy')
+        <CpuDevice @numpy>
+    """
+    if isinstance(device_spec, Device):
+        return device_spec
+    if isinstance(device_spec, str):
+        return _parse_string(device_spec)
+    if device_spec is numpy:
+        return _CPU
+    if isinstance(device_spec, ModuleType) and device_spec.__name__ == "cupy":
+        return _backend_or_error("cupy", device_spec).create(None)
+    if isinstance(device_spec, tuple) and len(device_spec) == 2 and isinstance(device_spec[1], int):
+        module, index = device_spec
+        if module is numpy or module == "@numpy":
+            return _CPU
+        if (isinstance(module, ModuleType) and module.__name__ == "cupy") or module == "@cupy":
+            return _backend_or_error("cupy", device_spec).create(index)
+        if module == "native" or module == "cuda" or getattr(module, "__name__", None) == "chainerx":
+            raise _chainerx.not_available_error(f"chainer.get_device({device_spec!r})")
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(device_spec, cupy.cuda.Device):
+        return _backend_or_error("cupy", device_spec).create(device_spec.id)
+    if isinstance(device_spec, int) and not isinstance(device_spec, bool):
+        hint = "'@numpy'" if device_spec < 0 else f"'@cupy:{device_spec}'"
+        raise TypeError(
+            f"chainer.get_device: an integer ({device_spec}) is not a device specifier; use {hint} "
+            f"(integers are accepted only by the older APIs such as to_gpu(0) and device=-1)"
+        )
+    raise TypeError(
+        "chainer.get_device: expected a device specifier such as '@numpy' or '@cupy:0', a Device, "
+        f"the numpy/cupy module or a cupy.cuda.Device; got {type(device_spec).__name__}: {device_spec!r}"
+    )
+
+
+def _get_device_compat(device_spec: Any) -> Device:
+    """Like :func:`get_device`, also accepting the integers of the older APIs
+    (a negative integer is the CPU, ``N >= 0`` is ``'@cupy:N'``)."""
+    if isinstance(device_spec, int) and not isinstance(device_spec, bool):
+        if device_spec < 0:
+            return _CPU
+        return _backend_or_error("cupy", device_spec).create(device_spec)
+    return get_device(device_spec)
+
+
+@contextlib.contextmanager
+def using_device(device_spec: Any) -> Iterator[Device]:
+    """Context manager making a device current for the duration of the block."""
+    device = get_device(device_spec)
+    with device.create_context():
+        yield device
+
+
+def _entry_for_array_type(array_type: type) -> BackendEntry | None:
+    for _, entry in backends.items():
+        types = entry.array_types
+        if types and issubclass(array_type, types):
+            return entry
+    return None
+
+
+def get_device_from_array(*arrays: Any) -> Device:
+    """Return the device of the first array among ``arrays`` (the CPU if there is none)."""
+    for array in arrays:
+        if isinstance(array, _variable_types):
+            array = array.array
+        if array is None:
+            continue
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        entry = _entry_for_array_type(type(array))
+        if entry is not None:
+            from_array = getattr(entry.device_class, "from_array", None)
+            if from_array is not None:
+                device = from_array(array)
+                if device is not None:
+                    return device
+            return entry.create(None)
+    return _CPU
+
+
+def get_array_module(*args: Any) -> ModuleType:
+    """Return the array module (``numpy``, ``cupy``, ...) that suits the arguments.
+
+    Variables are looked through to their arrays. Returns ``numpy`` when no argument
+    belongs to another backend.
+    """
+    for arg in args:
+        if isinstance(arg, _variable_types):
+            arg = arg.array
+        if arg is None or isinstance(arg, (numpy.ndarray, numpy.generic)):
+            continue
+        entry = _entry_for_array_type(type(arg))
+        if entry is not None:
+            return entry.device_class.xp
+    return numpy
+
+
+def copyto(dst: Any, src: Any) -> None:
+    """Copy the elements of ``src`` into ``dst``, across devices if needed."""
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, _CPU.send_array(src))
+        return
+    device = get_device_from_array(dst)
+    if device == _CPU:
+        raise TypeError(f"chainer.backend.copyto: dst must be an array, got {type(dst).__name__}")
+    with device.create_context():
+        device.xp.copyto(dst, device.send_array(src))
+
+
+def to_chx(array: Any) -> Any:
+    """Convert arrays to ChainerX. Always an error: ChainerX is not part of this distribution."""
+    raise _chainerx.not_available_error("chainer.backend.to_chx")
+
+
+def from_chx(array: Any) -> Any:
+    """Convert ChainerX arrays to NumPy/CuPy ones. No ChainerX array can exist here,
+    so the argument is returned unchanged."""
+    return array
+
+
+def cpu() -> CpuDevice:
+    """The CPU device (the same object on every call)."""
+    return _CPU
+
+
+__all__ = [
+    "ChainerxDevice",
+    "CpuDevice",
+    "Device",
+    "GpuDevice",
+    "Intel64Device",
+    "copyto",
+    "from_chx",
+    "get_array_module",
+    "get_device",
+    "get_device_from_array",
+    "to_chx",
+    "using_device",
+]

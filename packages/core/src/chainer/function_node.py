@@ -1,0 +1,388 @@
+"""FunctionNode: a differentiable function and its node in the computational graph.
+
+``apply`` is the hot path of the whole library: every operation on variables passes
+through it. It does only what the current configuration needs: the light type check
+(see :mod:`chainer.utils.type_check`), hooks only if some are active, and graph
+recording only when backprop is enabled and some input requires a gradient.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+from chainer import _backprop, backend, configuration, function_hook, variable
+from chainer.utils import type_check
+
+_Variable = variable.Variable
+_VariableNode = variable.VariableNode
+_ndarray = numpy.ndarray
+_new = object.__new__
+_hook_state = function_hook._state
+_hot_flags = configuration.hot_flags
+_weakref = weakref.ref
+# Marks inputs of more than one array type in apply() (then their devices are compared).
+_MIXED = object()
+
+
+def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
+    # Variable.__init__ validates its argument; outputs of forward were checked already.
+    var = _new(_Variable)
+    var._array = array
+    var._node = None
+    var._grad_var = None
+    var._requires_grad = requires_grad
+    var._name = None
+    var._loss_scale = None
+    return var
+
+
+def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank: int) -> variable.VariableNode:
+    node = _new(_VariableNode)
+    node._variable = weakref.ref(var)
+    node.creator_node = creator
+    node.data = None
+    node.name = None
+    node.requires_grad = True
+    node.rank = rank
+    node.dtype = array.dtype
+    node.shape = array.shape
+    var._node = node
+    return node
+
+
+def _describe_inputs(in_data: Sequence[Any]) -> str:
+    parts = []
+    for x in in_data:
+        if x is None:
+            parts.append("None")
+        else:
+            parts.append(f"{type(x).__module__.split('.')[0]}.{type(x).__name__} {x.dtype} {tuple(x.shape)}")
+    return ", ".join(parts)
+
+
+class FunctionNode:
+    """A differentiable function applied to variables, and its node in the graph.
+
+    Subclasses implement :meth:`forward` (or :meth:`forward_cpu` and
+    :meth:`forward_gpu`) on arrays, and :meth:`backward` with differentiable functions
+    on variables, which makes double backprop work without extra code. An instance is
+    one node of one graph: apply it once.
+
+    Attributes:
+        inputs: The input :class:`~chainer.variable.VariableNode` s (set when a graph is recorded).
+        outputs: Weak references to the output nodes.
+        rank: Depth in the graph; backward visits functions in decreasing rank.
+    """
+
+    inputs: tuple[variable.VariableNode, ...] | None = None
+    outputs: tuple[weakref.ReferenceType[variable.VariableNode], ...] | None = None
+    rank = 0
+    stack: Any = None
+    lazy_grad_sum = False
+    _input_indexes_to_retain: tuple[int, ...] | None = None
+    _output_indexes_to_retain: tuple[int, ...] | None = None
+    _retained_output_data: tuple[Any, ...] | None = None
+    _local_function_hooks: dict[str, function_hook.FunctionHook] | None = None
+    # Whether the class states preconditions; apply() skips the check machinery if not.
+    _has_type_check = False
+
+    # Whether backward_accumulate is overridden; backprop calls backward() directly if not.
+    _has_custom_accumulate = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
+        cls._has_custom_accumulate = cls.backward_accumulate is not FunctionNode.backward_accumulate
+
+    @property
+    def label(self) -> str:
+        """A short name for graphs and messages (the class name by default)."""
+        return type(self).__name__
+
+    @property
+    def local_function_hooks(self) -> dict[str, function_hook.FunctionHook]:
+        """Hooks registered on this function only, by name."""
+        if self._local_function_hooks is None:
+            self._local_function_hooks = {}
+        return self._local_function_hooks
+
+    def apply(self, inputs: Sequence[Any]) -> tuple[variable.Variable, ...]:
+        """Compute the outputs and, if backprop is enabled, record this node.
+
+        Args:
+            inputs: Variables or arrays (arrays are treated as constants).
+
+        Returns:
+            A tuple of output :class:`~chainer.Variable` s, even for a single output.
+        """
+        flags = _hot_flags()
+        input_vars = []
+        in_data = []
+        requires_grad = False
+        array_type = None
+        for x in inputs:
+            if isinstance(x, _Variable):
+                array = x._array
+                if x._requires_grad:
+                    requires_grad = True
+            else:
+                array = x
+                x = _Variable(x, requires_grad=False)
+            input_vars.append(x)
+            in_data.append(array)
+            if array_type is not type(array):
+                array_type = type(array) if array_type is None else _MIXED
+        in_data_t = tuple(in_data)
+        if array_type is _MIXED:
+            self._check_devices(in_data_t)
+
+        if flags.type_check and self._has_type_check:
+            type_check.run_check(self.check_type_forward, in_data_t, self.label)
+
+        local_hooks = self._local_function_hooks
+        if _hook_state.function_hooks or local_hooks:
+            all_hooks = self._active_hooks()
+            for hook in all_hooks:
+                hook.forward_preprocess(self, in_data_t)
+        else:
+            all_hooks = None
+
+        try:
+            outputs = self.forward(in_data_t)
+        except Exception as exc:
+            exc.add_note(f"(raised in the forward of {self.label} on inputs: {_describe_inputs(in_data_t)})")
+            raise
+        if type(outputs) is not tuple:
+            raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
+        for y in outputs:
+            if type(y) is not _ndarray:
+                outputs = self._normalize_outputs(outputs)
+                break
+
+        if flags.debug:
+            _backprop.check_finite(outputs, self.label, "forward")
+        if all_hooks:
+            for hook in all_hooks:
+                hook.forward_postprocess(self, in_data_t)
+
+        if not (requires_grad and flags.enable_backprop):
+            return tuple([_output_variable(y, requires_grad) for y in outputs])
+
+        # Record the graph: this node keeps its inputs' nodes and weak references to
+        # its outputs' nodes (a strong one would form a cycle through creator_node).
+        rank = 0
+        input_nodes = []
+        for x in input_vars:
+            node = x._node or x.node
+            if node.rank > rank:
+                rank = node.rank
+            input_nodes.append(node)
+        self.rank = rank
+        self.inputs = input_nodes = tuple(input_nodes)
+        rank += 1
+        ret = []
+        out_refs = []
+        for y in outputs:
+            var = _new(_Variable)
+            var._array = y
+            var._grad_var = None
+            var._requires_grad = True
+            var._name = None
+            var._loss_scale = None
+            node = _new(_VariableNode)
+            node._variable = _weakref(var)
+            node.creator_node = self
+            node.data = None
+            node.name = None
+            node.requires_grad = True
+            node.rank = rank
+            node.dtype = y.dtype
+            node.shape = y.shape
+            var._node = node
+            out_refs.append(_weakref(node))
+            ret.append(var)
+        self.outputs = tuple(out_refs)
+
+        if self._input_indexes_to_retain is not None:
+            for i in self._input_indexes_to_retain:
+                input_nodes[i].data = in_data_t[i]
+        if self._output_indexes_to_retain is not None:
+            retained = []
+            for i in self._output_indexes_to_retain:
+                ret[i]._node.data = outputs[i]
+                retained.append(outputs[i])
+            self._retained_output_data = tuple(retained)
+        if flags.debug:
+            self.stack = _backprop.capture_stack()
+        return tuple(ret)
+
+    def _active_hooks(self) -> list[function_hook.FunctionHook]:
+        local_hooks = self._local_function_hooks
+        return [*_hook_state.function_hooks.values(), *(local_hooks.values() if local_hooks else ())]
+
+    def _normalize_outputs(self, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        fixed = []
+        for i, y in enumerate(outputs):
+            if isinstance(y, numpy.generic):
+                y = numpy.asarray(y)
+            elif not isinstance(y, _ndarray) and backend._entry_for_array_type(type(y)) is None:
+                raise TypeError(
+                    f"{self.label}.forward must return a tuple of arrays; output {i} is a {type(y).__name__}"
+                )
+            fixed.append(y)
+        return tuple(fixed)
+
+    def _check_devices(self, in_data: tuple[Any, ...]) -> None:
+        devices = {backend.get_device_from_array(x) for x in in_data if x is not None}
+        if len(devices) > 1:
+            names = ", ".join(sorted(str(d) for d in devices))
+            raise ValueError(f"{self.label}: all inputs must be on the same device; got arrays on {names}")
+
+    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
+        """State the preconditions on the inputs with :func:`~chainer.utils.type_check.expect`."""
+
+    def check_layout_forward(self, layouts: tuple[Any, ...]) -> None:
+        """Check memory layouts; only the standard layout exists here."""
+
+    @property
+    def input_layouts(self) -> tuple[None, ...]:
+        return (None,) * (0 if self.inputs is None else len(self.inputs))
+
+    @property
+    def output_layouts(self) -> tuple[None, ...]:
+        return (None,) * (0 if self.outputs is None else len(self.outputs))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Compute the output arrays. By default calls :meth:`forward_gpu` if an input
+        is a CuPy array and :meth:`forward_cpu` otherwise."""
+        for x in inputs:
+            if x is not None and not isinstance(x, _ndarray) and type(x).__module__.startswith("cupy"):
+                return self.forward_gpu(inputs)
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        raise NotImplementedError(f"{self.label} implements neither forward() nor forward_cpu()")
+
+    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        raise NotImplementedError(f"{self.label} implements neither forward() nor forward_gpu()")
+
+    def forward_chainerx(self, inputs: tuple[Any, ...]) -> Any:
+        """ChainerX forward; never used here (ChainerX is not part of this distribution)."""
+        return NotImplemented
+
+    def retain_inputs(self, indexes: Sequence[int]) -> None:
+        """Keep these inputs for :meth:`backward` (call from forward)."""
+        self._input_indexes_to_retain = tuple(indexes)
+
+    def retain_outputs(self, indexes: Sequence[int]) -> None:
+        """Keep these outputs for :meth:`backward` (call from forward)."""
+        self._output_indexes_to_retain = tuple(indexes)
+
+    def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Gradients with respect to the inputs in ``target_input_indexes``.
+
+        Args:
+            target_input_indexes: Sorted indexes of the inputs that need a gradient.
+            grad_outputs: Gradients of the outputs as Variables (``None`` means zero).
+
+        Returns:
+            A tuple of Variables (or ``None``), one per target index or one per input.
+        """
+        raise NotImplementedError(f"{self.label} does not implement backward()")
+
+    def backward_accumulate(
+        self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...], grad_inputs: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
+        """Gradients of the target inputs plus the gradients accumulated so far (``grad_inputs``)."""
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        n_inputs = len(self.inputs or ())
+        if len(gxs) == n_inputs and len(gxs) != len(target_input_indexes):
+            gxs = tuple(gxs[i] for i in target_input_indexes)
+        elif len(gxs) != len(target_input_indexes):
+            raise ValueError(
+                f"{self.label}.backward returned {len(gxs)} gradient(s); expected one per target input "
+                f"({len(target_input_indexes)}) or one per input ({n_inputs})"
+            )
+        result = []
+        for gx, g_acc in zip(gxs, grad_inputs):
+            if g_acc is None:
+                result.append(gx)
+            elif gx is None:
+                result.append(g_acc)
+            else:
+                result.append(gx + g_acc)
+        return tuple(result)
+
+    def get_retained_inputs(self) -> tuple[variable.Variable, ...]:
+        """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
+        if self._input_indexes_to_retain is None or self.inputs is None:
+            return ()
+        return tuple(self.inputs[i].get_variable() for i in self._input_indexes_to_retain)
+
+    def get_retained_outputs(self) -> tuple[variable.Variable, ...]:
+        """The outputs kept by :meth:`retain_outputs`, as Variables connected to the graph.
+
+        An output whose variable was dropped is recreated from the retained array and
+        re-attached to this node.
+        """
+        if self._output_indexes_to_retain is None or self.outputs is None:
+            return ()
+        ret = []
+        outputs = list(self.outputs)
+        for index, data in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
+            node = outputs[index]()
+            if node is None:
+                var = _output_variable(data, True)
+                node = _output_node(var, data, self, self.rank + 1)
+                node.data = data
+                outputs[index] = weakref.ref(node)
+            else:
+                var = node.get_variable()
+            ret.append(var)
+        self.outputs = tuple(outputs)
+        return tuple(ret)
+
+    @property
+    def output_data(self) -> tuple[Any, ...]:
+        """The retained output arrays (``None`` for outputs not retained)."""
+        n = 0 if self.outputs is None else len(self.outputs)
+        data: list[Any] = [None] * n
+        for index, array in zip(self._output_indexes_to_retain or (), self._retained_output_data or ()):
+            data[index] = array
+        return tuple(data)
+
+    def unchain(self) -> None:
+        """Detach this node from the graph: its outputs become leaves."""
+        for ref in self.outputs or ():
+            node = ref()
+            if node is not None:
+                node.unchain()
+        self.inputs = None
+
+    def add_hook(self, hook: function_hook.FunctionHook, name: str | None = None) -> None:
+        """Register a hook on this function only."""
+        if not isinstance(hook, function_hook.FunctionHook):
+            raise TypeError(f"{self.label}.add_hook: expected a FunctionHook, got {type(hook).__name__}")
+        name = hook.name if name is None else name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError(f"{self.label}.add_hook: a hook named {name!r} is already registered")
+        hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name: str) -> None:
+        """Unregister the hook named ``name`` from this function."""
+        hooks = self.local_function_hooks
+        if name not in hooks:
+            raise KeyError(f"{self.label}.delete_hook: no hook named {name!r}")
+        hooks[name].deleted(self)
+        del hooks[name]
+
+
+def grad(*args: Any, **kwargs: Any) -> Any:
+    """Alias of :func:`chainer.grad`."""
+    return _backprop.grad(*args, **kwargs)

@@ -1,0 +1,1 @@
+"""chainer.functions: activation functions."""

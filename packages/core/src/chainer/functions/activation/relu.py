@@ -1,0 +1,70 @@
+"""Rectified linear unit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.utils import type_check
+
+
+class ReLU(function_node.FunctionNode):
+    """:math:`\\max(0, x)`."""
+
+    @property
+    def label(self) -> str:
+        return "ReLU"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        x = inputs[0]
+        xp = backend.get_array_module(x)
+        return (utils.force_array(xp.maximum(x, 0, dtype=x.dtype)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (y,) = self.get_retained_outputs()
+        return ReLUGrad(y.array).apply(grad_outputs)
+
+
+class ReLUGrad(function_node.FunctionNode):
+    """Pass gradients where the ReLU output is positive. Linear in ``gy``, so its own
+    gradient is the same mask."""
+
+    def __init__(self, y: Any) -> None:
+        self._mask = y > 0
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        gy = inputs[0]
+        return (utils.force_array(gy * self._mask),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return ReLUGrad._from_mask(self._mask).apply(grad_outputs)
+
+    @classmethod
+    def _from_mask(cls, mask: Any) -> ReLUGrad:
+        node = cls.__new__(cls)
+        node._mask = mask
+        return node
+
+
+def relu(x: Any) -> variable.Variable:
+    """Rectified linear unit, :math:`f(x) = \\max(0, x)`.
+
+    Args:
+        x: Input variable of a floating dtype.
+
+    Returns:
+        The output variable, of the same shape and dtype.
+
+    Example:
+        >>> F.relu(np.array([-1., 0., 2.], 'f')).array
+        array([0., 0., 2.], dtype=float32)
+    """
+    return ReLU().apply((x,))[0]
+
+
+__all__ = ["relu"]

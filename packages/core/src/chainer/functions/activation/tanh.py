@@ -1,0 +1,63 @@
+"""Hyperbolic tangent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.utils import type_check
+
+
+class Tanh(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "Tanh"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        x = inputs[0]
+        return (utils.force_array(backend.get_array_module(x).tanh(x)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (y,) = self.get_retained_outputs()
+        return TanhGrad().apply((y, grad_outputs[0]))
+
+
+class TanhGrad(function_node.FunctionNode):
+    """:math:`g_x = g_y (1 - y^2)` from the output ``y`` of tanh."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        return (utils.force_array(gy * (1 - y * y)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        y, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(ggx * gy * y * -2.0)
+            else:
+                result.append(ggx * (1 - y * y))
+        return tuple(result)
+
+
+def tanh(x: Any) -> variable.Variable:
+    """Elementwise hyperbolic tangent.
+
+    Args:
+        x: Input variable of a floating dtype.
+
+    Example:
+        >>> F.tanh(np.array([0.], 'f')).array
+        array([0.], dtype=float32)
+    """
+    return Tanh().apply((x,))[0]
+
+
+__all__ = ["tanh"]

@@ -1,0 +1,78 @@
+"""Broadcasting variables to a common or given shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, variable
+from chainer.utils import type_check
+
+
+class BroadcastTo(function_node.FunctionNode):
+    """Broadcast an array to a shape (a read-only view, as NumPy returns)."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self._shape = tuple(int(s) for s in shape)
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        x_type = in_types[0]
+        type_check.expect(x_type.ndim <= len(self._shape))
+        shape = type_check.eval(x_type.shape)
+        lead = len(self._shape) - len(shape)
+        for i, size in enumerate(shape):
+            if size != 1 and size != self._shape[lead + i]:
+                raise type_check.InvalidType(f"x.shape can be broadcast to {self._shape}", f"x.shape is {shape}")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        self._in_shape = x.shape
+        xp = backend.get_array_module(x)
+        return (xp.broadcast_to(x, self._shape),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
+
+
+def broadcast_to(x: Any, shape: Any) -> variable.Variable:
+    """Broadcast ``x`` to ``shape`` by NumPy's rules.
+
+    Args:
+        x: Input variable.
+        shape: Target shape.
+
+    Returns:
+        The broadcast variable (``x`` itself if it already has the shape).
+
+    Example:
+        >>> F.broadcast_to(np.array([1., 2.], 'f'), (2, 2)).array
+        array([[1., 2.],
+               [1., 2.]], dtype=float32)
+    """
+    shape = tuple(shape)
+    if isinstance(x, variable.Variable) and x.shape == shape:
+        return x
+    return BroadcastTo(shape).apply((x,))[0]
+
+
+def broadcast(*args: Any) -> Any:
+    """Broadcast the given variables to their common shape.
+
+    Returns:
+        One variable if one argument is given, else a tuple of variables.
+    """
+    if not args:
+        raise TypeError("chainer.functions.broadcast requires at least one argument")
+    shapes = [variable.as_variable(a).shape for a in args]
+    common = type_check._broadcast_shape(shapes)
+    if common is None:
+        raise ValueError(
+            f"chainer.functions.broadcast: shapes {', '.join(map(str, shapes))} cannot be broadcast together"
+        )
+    outputs = tuple(broadcast_to(a, common) for a in args)
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
+__all__ = ["broadcast", "broadcast_to"]

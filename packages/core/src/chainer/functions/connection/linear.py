@@ -1,0 +1,139 @@
+"""Fully-connected (affine) transformation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import function_node, utils, variable
+from chainer.utils import type_check
+
+
+class LinearFunction(function_node.FunctionNode):
+    """:math:`y = x W^\\top + b` on a 2-dimensional ``x``."""
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n_in = type_check.eval(in_types.size())
+        if n_in not in (2, 3):
+            raise type_check.InvalidType("in_types.size() == 2 or 3 (x, W[, b])", f"in_types.size() == {n_in}")
+        names = ("x", "W", "b")[:n_in]
+        type_check._argname(in_types, names)
+        x_type, w_type = in_types[0], in_types[1]
+        type_check.expect(
+            x_type.dtype.kind == "f",
+            w_type.dtype.kind == "f",
+            x_type.ndim == 2,
+            w_type.ndim == 2,
+            x_type.shape[1] == w_type.shape[1],
+        )
+        if n_in == 3:
+            b_type = in_types[2]
+            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        y = x.dot(W.T)
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype, copy=False)
+        if len(inputs) == 3:
+            y += inputs[2]
+        return (utils.force_array(y),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.math import sum as sum_module
+
+        x, W = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(LinearGradData().apply((W, gy))[0])
+            elif i == 1:
+                result.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
+            else:
+                result.append(sum_module.sum(gy, axis=0))
+        return tuple(result)
+
+
+class LinearGradData(function_node.FunctionNode):
+    """:math:`g_x = g_y W`."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        W, gy = inputs
+        gx = gy.dot(W)
+        return (utils.force_array(gx.astype(gy.dtype, copy=False)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        W, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(LinearGradWeight(W.dtype).apply((ggx, gy))[0])
+            else:
+                result.append(linear(ggx, W))
+        return tuple(result)
+
+
+class LinearGradWeight(function_node.FunctionNode):
+    """:math:`g_W = g_y^\\top x`."""
+
+    def __init__(self, w_dtype: Any) -> None:
+        self._w_dtype = w_dtype
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        gW = gy.T.dot(x)
+        return (utils.force_array(gW.astype(self._w_dtype, copy=False)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gy = self.get_retained_inputs()
+        ggW = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(LinearGradData().apply((ggW, gy))[0])
+            else:
+                result.append(linear(x, ggW))
+        return tuple(result)
+
+
+def linear(x: Any, W: Any, b: Any = None, n_batch_axes: int = 1) -> variable.Variable:
+    """Linear (fully-connected) function, :math:`y = x W^\\top + b`.
+
+    Args:
+        x: Input of shape ``(s_1, ..., s_n, d_1, ..., d_m)`` where the first
+            ``n_batch_axes`` axes are batch axes; the rest is flattened to ``d_1 * ... * d_m``.
+        W: Weight of shape ``(M, N)`` with ``N = d_1 * ... * d_m``.
+        b: Optional bias of shape ``(M,)``.
+        n_batch_axes: Number of leading batch axes of ``x``.
+
+    Returns:
+        Output of shape ``(s_1, ..., s_n, M)``.
+
+    Example:
+        >>> x = np.ones((2, 3), 'f'); W = np.ones((4, 3), 'f')
+        >>> F.linear(x, W).shape
+        (2, 4)
+    """
+    from chainer.functions.array import reshape
+
+    if not isinstance(n_batch_axes, int) or n_batch_axes <= 0:
+        raise ValueError(f"chainer.functions.linear: n_batch_axes must be a positive int, got {n_batch_axes!r}")
+    x = variable.as_variable(x)
+    batch_shape = x.shape[:n_batch_axes]
+    if x.ndim != 2 or n_batch_axes != 1:
+        batch_size = 1
+        for s in batch_shape:
+            batch_size *= s
+        x = reshape.reshape(x, (batch_size, -1) if batch_size else (0, utils.size_of_shape(x.shape[n_batch_axes:])))
+    args = (x, W) if b is None else (x, W, b)
+    y = LinearFunction().apply(args)[0]
+    if n_batch_axes > 1:
+        y = reshape.reshape(y, batch_shape + (y.shape[-1],))
+    return y
+
+
+__all__ = ["linear"]

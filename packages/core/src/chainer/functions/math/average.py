@@ -1,0 +1,72 @@
+"""Averages of array elements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import variable
+from chainer.functions.math import sum as sum_module
+
+
+def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> variable.Variable:
+    """(Weighted) average of array elements over the given axes.
+
+    Args:
+        x: Input variable.
+        axis: ``None`` (all elements), an int, or a tuple of ints.
+        weights: Optional weights: the same shape as ``x``, or 1-dimensional along a
+            single ``axis``.
+        keepdims: Keep the averaged axes with size one.
+
+    Returns:
+        The average.
+    """
+    from chainer.functions.array import broadcast, reshape
+
+    x = variable.as_variable(x)
+    axes = sum_module._normalize_axis(axis, "chainer.functions.average")
+    if weights is None:
+        total = sum_module.sum(x, axis=axes, keepdims=keepdims)  # validates the axes
+        count = x.size if axes is None else _count(x.shape, axes)
+        if count == 0:
+            raise ValueError("chainer.functions.average: the average of an empty selection is undefined")
+        return total * (1.0 / count)
+    weights = variable.as_variable(weights)
+    if weights.shape != x.shape:
+        if axes is None or len(axes) != 1 or weights.ndim != 1:
+            raise ValueError(
+                "chainer.functions.average: weights must have the shape of x, or be 1-dimensional "
+                f"with a single axis; got weights {weights.shape} for x {x.shape} and axis {axis}"
+            )
+        ax = axes[0] % x.ndim
+        if weights.shape[0] != x.shape[ax]:
+            raise ValueError(
+                f"chainer.functions.average: weights has length {weights.shape[0]} but x has {x.shape[ax]} along axis {axis}"
+            )
+        shape = [1] * x.ndim
+        shape[ax] = weights.shape[0]
+        weights = reshape.reshape(weights, tuple(shape))
+        total_weight = sum_module.sum(weights)
+        weights = broadcast.broadcast_to(weights, x.shape)
+    else:
+        total_weight = sum_module.sum(weights, axis=axes, keepdims=keepdims)
+    weighted = sum_module.sum(x * weights, axis=axes, keepdims=keepdims)
+    if total_weight.shape != weighted.shape:
+        total_weight = broadcast.broadcast_to(total_weight, weighted.shape)
+    return weighted / total_weight
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    n = 1
+    ndim = len(shape)
+    for a in axes:
+        n *= shape[a % ndim]
+    return n
+
+
+def mean(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> variable.Variable:
+    """Average of array elements over the given axes (same as :func:`average`)."""
+    return average(x, axis=axis, weights=weights, keepdims=keepdims)
+
+
+__all__ = ["average", "mean"]

@@ -1,0 +1,544 @@
+"""Arithmetic on variables: the operators of :class:`~chainer.Variable`.
+
+``x + y`` with two variables (or a variable and an array) records an :class:`Add`
+node; ``x + 2.0`` with a scalar records an :class:`AddConstant`. Arrays are treated as
+constant variables and must have the variable's dtype; operands broadcast by NumPy's
+rules and each gradient is summed back to its input's shape. Results keep the dtype of
+the variable operand.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy
+
+from chainer import backend, function_node, utils, variable
+from chainer.utils import type_check
+
+_Variable = variable.Variable
+_ndarray = numpy.ndarray
+
+
+def _as_array(y: Any, dtype: Any) -> Any:
+    # NumPy turns 0-dimensional results into scalars and promotes by value types.
+    if type(y) is not _ndarray:
+        if isinstance(y, numpy.generic):
+            return numpy.asarray(y, dtype=dtype)
+    if y.dtype != dtype:
+        return y.astype(dtype)
+    return y
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, (numbers.Number, numpy.generic)) and not isinstance(value, bool)
+
+
+def _classify(value: Any, op: str) -> Any:
+    """Return ``value`` as a Variable (operand), a scalar (constant), or NotImplemented."""
+    if isinstance(value, _Variable):
+        return value
+    if type(value) is float or type(value) is int:
+        return value
+    if _is_scalar(value) or isinstance(value, bool):
+        return value if not isinstance(value, bool) else int(value)
+    if isinstance(value, numpy.ndarray) or backend._entry_for_array_type(type(value)) is not None:
+        if value.ndim == 0 and isinstance(value, numpy.ndarray):
+            return value[()]
+        return _Variable(value, requires_grad=False)
+    return NotImplemented
+
+
+def _check_same_dtype(in_types: Any, names: tuple[str, ...]) -> None:
+    type_check._argname(in_types, names)
+    first = in_types[0]
+    type_check.expect(*[t.dtype == first.dtype for t in in_types[1:]])
+    type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+
+class Neg(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "__neg__"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (utils.force_array(-x),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (neg(grad_outputs[0]),)
+
+
+class Absolute(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "|_|"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        return (utils.force_array(abs(inputs[0])),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.math import sign
+
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * sign.sign(x),)
+
+
+class Add(function_node.FunctionNode):
+    """Sum of two or more variables (broadcasting)."""
+
+    @property
+    def label(self) -> str:
+        return "_ + _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, tuple(f"x{i}" for i in range(len(in_types))))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self._shapes = [x.shape for x in inputs]
+        y = inputs[0] + inputs[1]
+        for x in inputs[2:]:
+            y = y + x
+        return (utils.force_array(y),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        gy = grad_outputs[0]
+        return tuple(sum_to.sum_to(gy, self._shapes[i]) for i in indexes)
+
+
+class AddConstant(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"_ + {_const_label(self.value)}"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (_as_array(x + self.value, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (grad_outputs[0],)
+
+
+class Sub(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "_ - _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, ("lhs", "rhs"))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x0, x1 = inputs
+        self._shapes = (x0.shape, x1.shape)
+        return (utils.force_array(x0 - x1),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        gy = grad_outputs[0]
+        return tuple(sum_to.sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
+
+
+class SubFromConstant(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"{_const_label(self.value)} - _"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (_as_array(self.value - x, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (-grad_outputs[0],)
+
+
+class Mul(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "_ * _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, ("lhs", "rhs"))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        return (utils.force_array(x0 * x1),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        x0, x1 = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        result = []
+        for i in indexes:
+            other, shape = (x1, x0.shape) if i == 0 else (x0, x1.shape)
+            result.append(sum_to.sum_to(gy * other, shape))
+        return tuple(result)
+
+
+class MulConstant(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"_ * {_const_label(self.value)}"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (_as_array(x * self.value, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (grad_outputs[0] * self.value,)
+
+
+class Div(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "_ / _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, ("lhs", "rhs"))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        return (utils.force_array(x0 / x1),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        x0, x1 = self.get_retained_inputs()
+        gx0 = grad_outputs[0] / x1
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(sum_to.sum_to(gx0, x0.shape))
+            else:
+                result.append(sum_to.sum_to(-gx0 * x0 / x1, x1.shape))
+        return tuple(result)
+
+
+class DivFromConstant(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"{_const_label(self.value)} / _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        x = inputs[0]
+        return (_as_array(self.value / x, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        return (-grad_outputs[0] * self.value / (x * x),)
+
+
+class FloorDiv(function_node.FunctionNode):
+    """``x // y``: piecewise constant, so its gradient is zero everywhere it exists."""
+
+    def __init__(self, value: Any = None, reflected: bool = False) -> None:
+        self.value = value
+        self.reflected = reflected
+
+    @property
+    def label(self) -> str:
+        return "_ // _"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        if self.value is None:
+            x0, x1 = inputs
+            return (utils.force_array(x0 // x1),)
+        x = inputs[0]
+        y = self.value // x if self.reflected else x // self.value
+        return (_as_array(y, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(None for _ in indexes)
+
+
+class PowVarVar(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "_ ** _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, ("lhs", "rhs"))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        x0, x1 = inputs
+        return (utils.force_array(x0**x1),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+        from chainer.functions.math import exponential
+
+        x0, x1 = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        gy = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(sum_to.sum_to(gy * x1 * x0 ** (x1 - 1), x0.shape))
+            else:
+                result.append(sum_to.sum_to(gy * y * exponential.log(x0), x1.shape))
+        return tuple(result)
+
+
+class PowVarConst(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"_ ** {_const_label(self.value)}"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        x = inputs[0]
+        return (_as_array(x**self.value, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        value = self.value
+        if value == 2:
+            return (grad_outputs[0] * (x * 2),)
+        return (grad_outputs[0] * (value * x ** (value - 1)),)
+
+
+class PowConstVar(function_node.FunctionNode):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"{_const_label(self.value)} ** _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        x = inputs[0]
+        return (_as_array(self.value**x, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (y,) = self.get_retained_outputs()
+        return (grad_outputs[0] * y * float(numpy.log(self.value)),)
+
+
+def _const_label(value: Any) -> str:
+    if _is_scalar(value):
+        return str(value)
+    return f"constant array {getattr(value, 'shape', '')}"
+
+
+def neg(self: Any) -> variable.Variable:
+    """Elementwise negation, ``-x``."""
+    return Neg().apply((self,))[0]
+
+
+def absolute(self: Any) -> variable.Variable:
+    """Elementwise absolute value, ``abs(x)``."""
+    return Absolute().apply((self,))[0]
+
+
+def add(*xs: Any) -> variable.Variable:
+    """Elementwise sum of two or more variables (broadcasting), or a variable and a scalar.
+
+    Example:
+        >>> F.add(x, y, z)  # same as x + y + z, recorded as one node
+    """
+    if len(xs) < 2:
+        raise TypeError(f"chainer.functions.add expects at least 2 arguments, got {len(xs)}")
+    if len(xs) == 2:
+        result = add_operator(*xs)
+        if result is NotImplemented:
+            raise TypeError(f"chainer.functions.add: unsupported operand type {type(xs[1]).__name__}")
+        return result
+    operands = []
+    for x in xs:
+        c = _classify(x, "+")
+        if not isinstance(c, _Variable):
+            raise TypeError(
+                "chainer.functions.add: with more than 2 arguments all must be variables or arrays, "
+                f"got {type(x).__name__}"
+            )
+        operands.append(c)
+    return Add().apply(tuple(operands))[0]
+
+
+def add_operator(self: Any, rhs: Any) -> variable.Variable:
+    """``x + y`` (returns ``NotImplemented`` for unsupported operands, as operators must)."""
+    rhs_c = _classify(rhs, "+")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return Add().apply((self, rhs_c))[0]
+    return AddConstant(rhs_c).apply((self,))[0]
+
+
+def sub(self: Any, rhs: Any) -> variable.Variable:
+    """Elementwise difference, ``x - y``."""
+    rhs_c = _classify(rhs, "-")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return Sub().apply((self, rhs_c))[0]
+    return AddConstant(-rhs_c).apply((self,))[0]
+
+
+def rsub(self: Any, lhs: Any) -> variable.Variable:
+    """Elementwise difference with the variable on the right, ``c - x``."""
+    lhs_c = _classify(lhs, "-")
+    if lhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(lhs_c, _Variable):
+        return Sub().apply((lhs_c, self))[0]
+    return SubFromConstant(lhs_c).apply((self,))[0]
+
+
+def mul(self: Any, rhs: Any) -> variable.Variable:
+    """Elementwise product, ``x * y``."""
+    rhs_c = _classify(rhs, "*")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return Mul().apply((self, rhs_c))[0]
+    return MulConstant(rhs_c).apply((self,))[0]
+
+
+def div(self: Any, rhs: Any) -> variable.Variable:
+    """Elementwise quotient, ``x / y``."""
+    rhs_c = _classify(rhs, "/")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return Div().apply((self, rhs_c))[0]
+    return MulConstant(1.0 / rhs_c).apply((self,))[0]
+
+
+def rdiv(self: Any, lhs: Any) -> variable.Variable:
+    """Elementwise quotient with the variable on the right, ``c / x``."""
+    lhs_c = _classify(lhs, "/")
+    if lhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(lhs_c, _Variable):
+        return Div().apply((lhs_c, self))[0]
+    return DivFromConstant(lhs_c).apply((self,))[0]
+
+
+def floordiv(self: Any, rhs: Any) -> variable.Variable:
+    """Elementwise floor division, ``x // y`` (its gradient is zero)."""
+    rhs_c = _classify(rhs, "//")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return FloorDiv().apply((self, rhs_c))[0]
+    return FloorDiv(rhs_c).apply((self,))[0]
+
+
+def rfloordiv(self: Any, lhs: Any) -> variable.Variable:
+    """Elementwise floor division with the variable on the right, ``c // x``."""
+    lhs_c = _classify(lhs, "//")
+    if lhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(lhs_c, _Variable):
+        return FloorDiv().apply((lhs_c, self))[0]
+    return FloorDiv(lhs_c, reflected=True).apply((self,))[0]
+
+
+def pow(self: Any, rhs: Any) -> variable.Variable:
+    """Elementwise power, ``x ** y``."""
+    rhs_c = _classify(rhs, "**")
+    if rhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(rhs_c, _Variable):
+        return PowVarVar().apply((self, rhs_c))[0]
+    return PowVarConst(rhs_c).apply((self,))[0]
+
+
+def rpow(self: Any, lhs: Any) -> variable.Variable:
+    """Elementwise power with the variable as exponent, ``c ** x``."""
+    lhs_c = _classify(lhs, "**")
+    if lhs_c is NotImplemented:
+        return NotImplemented
+    if isinstance(lhs_c, _Variable):
+        return PowVarVar().apply((lhs_c, self))[0]
+    return PowConstVar(lhs_c).apply((self,))[0]
+
+
+def matmul(self: Any, rhs: Any) -> variable.Variable:
+    """Matrix product, ``x @ y`` (see :func:`chainer.functions.matmul`)."""
+    from chainer.functions.math import matmul as matmul_module
+
+    rhs_c = _classify(rhs, "@")
+    if rhs_c is NotImplemented or not isinstance(rhs_c, _Variable):
+        return NotImplemented
+    return matmul_module.matmul(self, rhs_c)
+
+
+def rmatmul(self: Any, lhs: Any) -> variable.Variable:
+    """Matrix product with the variable on the right, ``a @ x``."""
+    from chainer.functions.math import matmul as matmul_module
+
+    lhs_c = _classify(lhs, "@")
+    if lhs_c is NotImplemented or not isinstance(lhs_c, _Variable):
+        return NotImplemented
+    return matmul_module.matmul(lhs_c, self)
+
+
+def _install_variable_operators() -> None:
+    """Give :class:`~chainer.Variable` its arithmetic operators (defined here because
+    they are functions on variables)."""
+    V = variable.Variable
+    V.__neg__ = neg  # type: ignore[method-assign,assignment]
+    V.__abs__ = absolute  # type: ignore[method-assign,assignment]
+    V.__add__ = V.__radd__ = add_operator  # type: ignore[method-assign,assignment]
+    V.__sub__ = sub  # type: ignore[method-assign,assignment]
+    V.__rsub__ = rsub  # type: ignore[method-assign,assignment]
+    V.__mul__ = V.__rmul__ = mul  # type: ignore[method-assign,assignment]
+    V.__truediv__ = div  # type: ignore[method-assign,assignment]
+    V.__rtruediv__ = rdiv  # type: ignore[method-assign,assignment]
+    V.__floordiv__ = floordiv  # type: ignore[method-assign,assignment]
+    V.__rfloordiv__ = rfloordiv  # type: ignore[method-assign,assignment]
+    V.__pow__ = pow  # type: ignore[method-assign,assignment]
+    V.__rpow__ = rpow  # type: ignore[method-assign,assignment]
+    V.__matmul__ = matmul  # type: ignore[method-assign,assignment]
+    V.__rmatmul__ = rmatmul  # type: ignore[method-assign,assignment]
+
+
+_install_variable_operators()
+
+__all__ = ["absolute", "add"]

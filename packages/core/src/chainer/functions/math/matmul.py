@@ -1,0 +1,101 @@
+"""Matrix products with NumPy's matmul semantics (batched, broadcasting)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.utils import type_check
+
+
+def _op(a: Any, trans: bool) -> Any:
+    return a.swapaxes(-1, -2) if trans else a
+
+
+class MatMul(function_node.FunctionNode):
+    """``op(a) @ op(b)`` for arrays of two or more dimensions, ``op`` transposing the
+    last two axes when asked."""
+
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+        self.transa = transa
+        self.transb = transb
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("a", "b"))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == "f",
+            a_type.dtype == b_type.dtype,
+            a_type.ndim >= 2,
+            b_type.ndim >= 2,
+        )
+        a_inner = a_type.shape[-2] if self.transa else a_type.shape[-1]
+        b_inner = b_type.shape[-1] if self.transb else b_type.shape[-2]
+        type_check.expect(a_inner == b_inner)
+        type_check.expect_broadcast_shapes(a_type.shape[:-2], b_type.shape[:-2])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        a, b = inputs
+        xp = backend.get_array_module(a)
+        return (utils.force_array(xp.matmul(_op(a, self.transa), _op(b, self.transb))),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import sum_to
+
+        a, b = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        ta, tb = self.transa, self.transb
+        result = []
+        for i in indexes:
+            if i == 0:
+                ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
+                result.append(sum_to.sum_to(ga, a.shape))
+            else:
+                gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
+                result.append(sum_to.sum_to(gb, b.shape))
+        return tuple(result)
+
+
+def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> variable.Variable:
+    """Matrix product of two arrays, batched over leading axes like ``numpy.matmul``.
+
+    Args:
+        a: The left operand; a 1-dimensional operand is a row vector.
+        b: The right operand; a 1-dimensional operand is a column vector.
+        transa: Transpose the last two axes of ``a`` first.
+        transb: Transpose the last two axes of ``b`` first.
+
+    Returns:
+        The product (vector axes of 1-dimensional operands are removed, as NumPy does).
+
+    Example:
+        >>> a = np.array([[1., 0.], [0., 1.]], 'f')
+        >>> F.matmul(a, np.array([[2.], [3.]], 'f')).array
+        array([[2.],
+               [3.]], dtype=float32)
+    """
+    from chainer.functions.array import reshape
+
+    a = variable.as_variable(a)
+    b = variable.as_variable(b)
+    squeeze_rows = a.ndim == 1
+    squeeze_cols = b.ndim == 1
+    if squeeze_rows:
+        a = reshape.reshape(a, (1, a.shape[0]))
+        transa = False
+    if squeeze_cols:
+        b = reshape.reshape(b, (b.shape[0], 1))
+        transb = False
+    y = MatMul(transa, transb).apply((a, b))[0]
+    if squeeze_rows or squeeze_cols:
+        shape = y.shape[:-2]
+        if not squeeze_rows:
+            shape += (y.shape[-2],)
+        if not squeeze_cols:
+            shape += (y.shape[-1],)
+        y = reshape.reshape(y, shape)
+    return y
+
+
+__all__ = ["matmul"]

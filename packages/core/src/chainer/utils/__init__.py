@@ -1,0 +1,90 @@
+"""Small utilities shared by functions, links and user code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.utils import argument, conv, type_check
+from chainer.utils.conv import get_conv_outsize, get_deconv_outsize
+
+_ndarray = numpy.ndarray
+
+
+def force_array(x: Any, dtype: Any = None) -> Any:
+    """Return ``x`` as an array: NumPy turns 0-dimensional results into scalars, and
+    functions must return arrays.
+
+    Args:
+        x: An array or a NumPy scalar.
+        dtype: If given, the result has this dtype.
+    """
+    if type(x) is _ndarray and dtype is None:
+        return x
+    if isinstance(x, numpy.generic) or not hasattr(x, "ndim"):
+        return numpy.asarray(x, dtype=dtype)
+    if dtype is not None and x.dtype != dtype:
+        return x.astype(dtype, copy=False)
+    return x
+
+
+def force_type(dtype: Any, value: Any) -> Any:
+    """Cast a scalar or array ``value`` to ``dtype`` (a no-op if it already has it)."""
+    if numpy.isscalar(value):
+        return numpy.dtype(dtype).type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
+    return value
+
+
+def size_of_shape(shape: Any) -> int:
+    """Number of elements of an array of this shape (``1`` for ``()``)."""
+    size = 1
+    for s in shape:
+        size *= int(s)
+    return size
+
+
+def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
+    """Sum the array ``x`` down to ``shape`` (undoing NumPy broadcasting)."""
+    if x.shape == shape:
+        return x
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and x.shape[i + lead] != 1)
+    y = x.sum(axis=axes, keepdims=True)
+    if lead:
+        y = y.reshape(y.shape[lead:])
+    return y
+
+
+def _deferred(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(f"chainer.utils.{name}")
+
+
+def __getattr__(name: str) -> Any:
+    # The heavier helpers are imported on first use.
+    lazy = {
+        "WalkerAlias": ("walker_alias", "WalkerAlias"),
+        "CooMatrix": ("sparse", "CooMatrix"),
+        "to_coo": ("sparse", "to_coo"),
+        "get_order": ("sparse", "get_order"),
+        "experimental": ("experimental", None),
+    }
+    if name in lazy:
+        module_name, attr = lazy[name]
+        module = _deferred(module_name)
+        return module if attr is None else getattr(module, attr)
+    raise AttributeError(f"module 'chainer.utils' has no attribute {name!r}")
+
+
+__all__ = [
+    "force_array",
+    "force_type",
+    "get_conv_outsize",
+    "get_deconv_outsize",
+    "size_of_shape",
+    "sum_to",
+]

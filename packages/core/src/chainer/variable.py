@@ -1,0 +1,580 @@
+"""Variables: arrays that remember how they were computed.
+
+A :class:`Variable` holds an array, its gradient and a :class:`VariableNode`, the
+variable's place in the computational graph. The graph itself is made of nodes, not
+variables: a function keeps its inputs' nodes, and a node keeps its array only when a
+function retained it for backward. So the array of an intermediate variable is freed as
+soon as the user drops the variable, even while the graph stays alive.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import numpy
+
+from chainer import _backprop, backend
+from chainer.backends import _chainerx, cuda
+
+if TYPE_CHECKING:
+    from chainer import function_node as _function_node
+
+
+def _check_array(array: Any, where: str) -> None:
+    if array is None or isinstance(array, numpy.ndarray):
+        return
+    if backend._entry_for_array_type(type(array)) is None:
+        raise TypeError(
+            f"{where}: expected an array (numpy.ndarray, cupy.ndarray or an array of a registered "
+            f"backend) or None, got {type(array).__name__}"
+        )
+
+
+def _check_grad(var: Variable, grad: Any, where: str) -> None:
+    array = var._array
+    if grad is None or array is None:
+        return
+    _check_array(grad, where)
+    if type(grad) is not type(array):
+        raise TypeError(
+            f"{where}: the gradient is a {type(grad).__name__} but the variable holds a {type(array).__name__}"
+        )
+    if grad.dtype != array.dtype:
+        raise TypeError(f"{where}: the gradient has dtype {grad.dtype} but the variable has dtype {array.dtype}")
+    if grad.shape != array.shape:
+        raise ValueError(f"{where}: the gradient has shape {grad.shape} but the variable has shape {array.shape}")
+
+
+class VariableNode:
+    """The node of a variable in the computational graph.
+
+    It records the function that created the variable (:attr:`creator_node`), the
+    variable's rank (depth in the graph), dtype and shape, and its array only if a
+    function retained it (:attr:`data`). It refers to its variable weakly.
+    """
+
+    __slots__ = ("_variable", "creator_node", "data", "name", "requires_grad", "rank", "dtype", "shape", "__weakref__")
+
+    def __init__(self, variable: Variable, name: str | None, **kwargs: Any) -> None:
+        if kwargs:
+            raise TypeError(f"VariableNode() got unexpected keyword arguments: {', '.join(kwargs)}")
+        self._variable = weakref.ref(variable)
+        self.creator_node: _function_node.FunctionNode | None = None
+        self.data = None
+        self.name = name
+        self.requires_grad = variable._requires_grad
+        self.rank = 0
+        array = variable._array
+        self.dtype = None if array is None else array.dtype
+        self.shape = None if array is None else array.shape
+
+    @property
+    def creator(self) -> Any:
+        """The function that created this node: the old-style :class:`~chainer.Function`
+        if it was one, else the :class:`~chainer.FunctionNode` (``None`` for a leaf)."""
+        node = self.creator_node
+        if node is None:
+            return None
+        return getattr(node, "_old_style_function", node)
+
+    @creator.setter
+    def creator(self, func: Any) -> None:
+        self.set_creator(func)
+
+    def set_creator(self, creator: Any) -> None:
+        """Set the creator; an old-style :class:`~chainer.Function` is given through its node."""
+        self.set_creator_node(getattr(creator, "node", creator))
+
+    def set_creator_node(self, creator_node: _function_node.FunctionNode) -> None:
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    def get_variable(self) -> Variable:
+        """Return the variable of this node, recreating it (with the retained data, if
+        any, and this very node) if the original variable was garbage-collected."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._from_node(self)
+        return var
+
+    def get_variable_or_none(self) -> Variable | None:
+        """Return the variable of this node if it is still alive, else ``None``."""
+        return self._variable()
+
+    @property
+    def grad(self) -> Any:
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self) -> Variable | None:
+        var = self._variable()
+        return None if var is None else var._grad_var
+
+    @property
+    def label(self) -> str:
+        if self.shape is None:
+            return "None"
+        if self.shape == ():
+            return str(self.dtype)
+        return f"({', '.join(map(str, self.shape))}), {self.dtype}"
+
+    def retain_data(self) -> None:
+        """Keep the variable's array in this node (functions call this to use it in backward)."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError("VariableNode.retain_data: the variable has already been released")
+        self.data = var._array
+
+    def unchain(self) -> None:
+        """Forget the creator: backprop stops at this node."""
+        self.creator_node = None
+
+    def _set_data_info(self, array: Any) -> None:
+        if array is None:
+            self.dtype = self.shape = None
+        else:
+            self.dtype = array.dtype
+            self.shape = array.shape
+        if self.data is not None:
+            self.data = array
+
+
+class Variable:
+    """An array together with its gradient and its place in the computational graph.
+
+    ``Variable(data=None, *, name=None, grad=None, requires_grad=True)``
+
+    Args:
+        data: The array (NumPy, CuPy or a registered backend's), or ``None``.
+        name: A name shown in graphs and debug output.
+        grad: Initial gradient array.
+        requires_grad: Whether backprop computes a gradient for this variable.
+
+    Example:
+        >>> x = chainer.Variable(np.array([5], dtype=np.float32))
+        >>> y = x ** 2 - 2 * x + 1
+        >>> y.backward()
+        >>> x.grad
+        array([8.], dtype=float32)
+    """
+
+    __slots__ = ("_array", "_node", "_grad_var", "_requires_grad", "_name", "_loss_scale", "__dict__", "__weakref__")
+
+    # Make NumPy defer to Variable's reflected operators (ndarray * Variable).
+    __array_priority__ = 200
+
+    def __init__(
+        self, data: Any = None, *, name: str | None = None, grad: Any = None, requires_grad: bool = True
+    ) -> None:
+        _check_array(data, "chainer.Variable")
+        self._array = data
+        self._node: VariableNode | None = None
+        self._grad_var: Variable | None = None
+        self._requires_grad = bool(requires_grad)
+        self._name = name
+        self._loss_scale = None
+        if grad is not None:
+            self.grad = grad
+
+    # -- construction shortcuts used by the graph machinery -------------------------
+
+    @classmethod
+    def _from_node(cls, node: VariableNode) -> Variable:
+        var = cls.__new__(cls)
+        var._array = node.data
+        var._node = node
+        var._grad_var = None
+        var._requires_grad = node.requires_grad
+        var._name = node.name
+        var._loss_scale = None
+        node._variable = weakref.ref(var)
+        return var
+
+    @property
+    def node(self) -> VariableNode:
+        """The :class:`VariableNode` of this variable (created on first use)."""
+        node = self._node
+        if node is None:
+            node = self._node = VariableNode(self, self._name)
+        return node
+
+    # -- array and gradient ------------------------------------------------------------
+
+    @property
+    def array(self) -> Any:
+        """The underlying array."""
+        return self._array
+
+    @array.setter
+    def array(self, value: Any) -> None:
+        _check_array(value, "Variable.array")
+        self._array = value
+        if self._node is not None:
+            self._node._set_data_info(value)
+
+    data = array
+    raw_array = array
+
+    @property
+    def grad(self) -> Any:
+        """The gradient array (``None`` until backprop computes one)."""
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
+    @grad.setter
+    def grad(self, g: Any) -> None:
+        if g is None:
+            self._grad_var = None
+            return
+        _check_grad(self, g, "Variable.grad")
+        self._grad_var = Variable(g, requires_grad=False)
+
+    @property
+    def grad_var(self) -> Variable | None:
+        """The gradient as a :class:`Variable` (part of a graph after double backprop)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g: Variable | None) -> None:
+        if g is not None:
+            if not isinstance(g, Variable):
+                raise TypeError(f"Variable.grad_var: expected a Variable or None, got {type(g).__name__}")
+            _check_grad(self, g._array, "Variable.grad_var")
+        self._grad_var = g
+
+    def cleargrad(self) -> None:
+        """Set the gradient to ``None`` (the next backprop will start from zero)."""
+        self._grad_var = None
+
+    def zerograd(self) -> None:
+        """Set the gradient to an array of zeros (prefer :meth:`cleargrad`)."""
+        array = self._array
+        if array is None:
+            return
+        xp = backend.get_array_module(array)
+        gv = self._grad_var
+        if gv is None or gv._array is None:
+            self._grad_var = Variable(xp.zeros_like(array), requires_grad=False)
+        else:
+            gv._array.fill(0)
+            gv.unchain()
+
+    def addgrad(self, var: Variable) -> None:
+        """Add the gradient of ``var`` to this variable's gradient (across devices)."""
+        if not isinstance(var, Variable):
+            raise TypeError(f"Variable.addgrad: expected a Variable, got {type(var).__name__}")
+        src = var.grad
+        if src is None:
+            return
+        device = self.device
+        src = device.send(src)
+        if self.grad is None:
+            self._grad_var = Variable(src.copy(), requires_grad=False)
+        else:
+            self._grad_var = Variable(self.grad + src, requires_grad=False)
+
+    def copydata(self, var: Variable) -> None:
+        """Copy the array of ``var`` into this variable's array in place (across devices)."""
+        src = var._array if isinstance(var, Variable) else var
+        if self._array is None:
+            self.array = self.device.send(src).copy() if src is not None else None
+        else:
+            backend.copyto(self._array, src)
+
+    # -- metadata ------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str | None:
+        return self._name
+
+    @name.setter
+    def name(self, n: str | None) -> None:
+        self._name = n
+        if self._node is not None:
+            self._node.name = n
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether backprop computes a gradient for this variable."""
+        return self._requires_grad
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._array.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._array.ndim
+
+    @property
+    def size(self) -> int:
+        return self._array.size
+
+    @property
+    def dtype(self) -> numpy.dtype[Any]:
+        return self._array.dtype
+
+    @property
+    def label(self) -> str:
+        """A short description: shape and dtype."""
+        return self.node.label
+
+    @property
+    def creator(self) -> Any:
+        """The function (old-style :class:`~chainer.Function` or :class:`~chainer.FunctionNode`) that created this variable."""
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func: Any) -> None:
+        self.node.set_creator(func)
+
+    @property
+    def creator_node(self) -> Any:
+        """The :class:`~chainer.FunctionNode` that created this variable (``None`` for a leaf)."""
+        node = self._node
+        return None if node is None else node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func: Any) -> None:
+        self.node.set_creator_node(func)
+
+    def set_creator(self, gen_func: Any) -> None:
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode: Any) -> None:
+        self.node.set_creator_node(fnode)
+
+    @property
+    def rank(self) -> int:
+        node = self._node
+        return 0 if node is None else node.rank
+
+    @property
+    def layout(self) -> None:
+        """Memory layout of the array; only the standard layout (``None``) exists here."""
+        return None
+
+    def as_layout(self, layout: Any) -> Variable:
+        if layout is not None:
+            raise NotImplementedError("Variable.as_layout: only the standard layout (None) is supported")
+        return self
+
+    @property
+    def xp(self) -> Any:
+        """The array module (``numpy`` or ``cupy``) of the array."""
+        array = self._array
+        if array is None or isinstance(array, numpy.ndarray):
+            return numpy
+        return backend.get_array_module(array)
+
+    @property
+    def device(self) -> backend.Device:
+        """The device the array lives on."""
+        return backend.get_device_from_array(self._array)
+
+    def item(self) -> Any:
+        """The value of a one-element array as a Python scalar."""
+        return self._array.item()
+
+    def __len__(self) -> int:
+        if self._array is None or self._array.ndim == 0:
+            raise TypeError("len() of a 0-dimensional (or empty) Variable")
+        return len(self._array)
+
+    # -- graph operations --------------------------------------------------------------------
+
+    def retain_data(self) -> None:
+        """Keep the array in the node so that functions can use it in backward."""
+        self.node.data = self._array
+
+    def unchain(self) -> None:
+        """Cut the link to the creator: backprop stops here."""
+        node = self._node
+        if node is not None:
+            node.creator_node = None
+
+    def unchain_backward(self) -> None:
+        """Cut every link backward-reachable from this variable (frees the graph)."""
+        node = self._node
+        if node is None:
+            return
+        stack = [node.creator_node]
+        node.creator_node = None
+        seen = set()
+        while stack:
+            func = stack.pop()
+            if func is None or id(func) in seen:
+                continue
+            seen.add(id(func))
+            for in_node in func.inputs:
+                stack.append(in_node.creator_node)
+                in_node.creator_node = None
+
+    def backward(
+        self, retain_grad: bool = False, enable_double_backprop: bool = False, loss_scale: float | None = None
+    ) -> None:
+        """Run backprop from this variable.
+
+        Args:
+            retain_grad: Keep the gradients of intermediate variables too.
+            enable_double_backprop: Record the backward computation as a graph, so that
+                gradients can themselves be differentiated.
+            loss_scale: Multiply the initial gradient by this factor (the optimizer
+                divides parameter gradients by it before the update).
+
+        A one-element variable without a gradient starts from ``1``. Any other variable
+        needs its :attr:`grad` set first; otherwise this raises ``ValueError`` rather than
+        silently computing nothing.
+        """
+        _backprop.backward_from_variable(self, retain_grad, enable_double_backprop, loss_scale)
+
+    # -- devices -------------------------------------------------------------------------------
+
+    def to_device(self, device: Any) -> Variable:
+        """Move the array and gradient to ``device`` in place; returns ``self``."""
+        dev = backend._get_device_compat(device)
+        self._array = None if self._array is None else dev.send(self._array)
+        if self._node is not None:
+            self._node._set_data_info(self._array)
+        gv = self._grad_var
+        if gv is not None:
+            gv._array = dev.send(gv._array)
+        return self
+
+    def to_cpu(self) -> Variable:
+        """Move the array and gradient to the CPU in place."""
+        return self.to_device(backend.cpu())
+
+    def to_gpu(self, device: Any = None) -> Variable:
+        """Move the array and gradient to a GPU in place (``None``: the current GPU)."""
+        if device is None:
+            return self.to_device(cuda.GpuDevice(cuda._cupy().cuda.Device()))
+        return self.to_device(backend._get_device_compat(device))
+
+    def to_intel64(self) -> Variable:
+        """Move the array to the Intel64 (iDeep) backend (requires iDeep)."""
+        return self.to_device("@intel64")
+
+    def to_chx(self) -> Variable:
+        raise _chainerx.not_available_error("Variable.to_chx")
+
+    def from_chx(self) -> Variable:
+        """No-op: no ChainerX array can exist in this distribution."""
+        return self
+
+    @property
+    def chx_array(self) -> Any:
+        raise _chainerx.not_available_error("Variable.chx_array")
+
+    # -- printing --------------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return _format(self, repr_style=True)
+
+    def __str__(self) -> str:
+        return _format(self, repr_style=False)
+
+    def summary(self) -> str:
+        """Name, shape and dtype in one line."""
+        name = "" if self._name is None else f"'{self._name}' "
+        return f"<variable {name}at 0x{id(self):x}>" if self._array is None else f"{name}{self.node.label}"
+
+    def debug_print(self) -> str:
+        """A multi-line description with statistics of the array and gradient."""
+        lines = [self.summary(), f"- device: {self.device}", f"- backend: {self.xp.__name__}"]
+        array = self._array
+        if array is None:
+            lines.append("- data: None")
+        else:
+            lines.append(f"- shape: {array.shape}")
+            lines.append(f"- dtype: {array.dtype}")
+            if array.size:
+                lines.append(f"- statistics: mean={float(array.mean()):.8f}, std={float(array.std()):.8f}")
+        grad = self.grad
+        if grad is None:
+            lines.append("- grad: None")
+        elif grad.size and (grad == 0).all():
+            lines.append("- grad: 0")
+        elif grad.size:
+            lines.append(f"- grad: mean={float(grad.mean()):.8f}, std={float(grad.std()):.8f}")
+        return "\n".join(lines)
+
+    # -- comparison is not differentiable; refuse it loudly -------------------------------------
+
+    def _refuse_comparison(self, other: Any) -> Any:
+        raise NotImplementedError(
+            "chainer.Variable does not support comparison operators; compare the arrays instead "
+            "(e.g. x.array < y.array)"
+        )
+
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _refuse_comparison
+    __hash__ = object.__hash__
+
+    # The arithmetic operators (+, -, *, /, //, **, @, unary - and abs) and indexing
+    # (x[...]) are installed on this class by chainer.functions.math.basic_math and
+    # chainer.functions.array.get_item, which build on Variable themselves.
+
+    def reshape(self, *shape: Any) -> Variable:
+        """Reshaped variable (``x.reshape(2, 3)`` or ``x.reshape((2, 3))``)."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        from chainer.functions.array import reshape
+
+        return reshape.reshape(self, shape)
+
+    def transpose(self, *axes: Any) -> Variable:
+        """Permuted variable (no argument reverses the axes)."""
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        from chainer.functions.array import transpose
+
+        return transpose.transpose(self, axes or None)
+
+    @property
+    def T(self) -> Variable:
+        """The transposed variable."""
+        from chainer.functions.array import transpose
+
+        return transpose.transpose(self)
+
+    def mean(self, axis: Any = None, *, weights: Any = None, keepdims: bool = False) -> Variable:
+        """Weighted average along ``axis`` (see :func:`chainer.functions.average`)."""
+        from chainer.functions.math import average
+
+        return average.average(self, axis=axis, weights=weights, keepdims=keepdims)
+
+
+def _format(var: Variable, repr_style: bool) -> str:
+    array = var._array
+    prefix = "variable" if var._name is None else f"variable {var._name}"
+    if array is None:
+        return f"{prefix}(None)"
+    if repr_style:
+        body = numpy.array2string(backend.cpu().send(array), separator=", ", prefix=prefix + "(")
+    else:
+        body = numpy.array2string(backend.cpu().send(array), prefix=prefix + "(")
+    return f"{prefix}({body})"
+
+
+def as_variable(obj: Any) -> Variable:
+    """Return ``obj`` if it is a :class:`Variable`, else wrap the array in one that does
+    not require a gradient."""
+    if isinstance(obj, Variable):
+        return obj
+    if isinstance(obj, VariableNode):
+        return obj.get_variable()
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj: Any) -> Any:
+    """Return the array of a :class:`Variable`, or ``obj`` itself if it is an array."""
+    if isinstance(obj, Variable):
+        return obj._array
+    return obj
+
+
+backend._variable_types = (Variable, VariableNode)
