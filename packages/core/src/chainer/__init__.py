@@ -30,15 +30,19 @@ from chainer import (
     function_hook,
     function_node,
     functions,
+    initializer,
+    initializers,
     utils,
     variable,
 )
 from chainer._backprop import backward, grad
 from chainer._environment import mixed16
+from chainer._parameter import Parameter
 from chainer.backend import get_device, using_device
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
+from chainer.initializer import Initializer
 from chainer.plugins import hookimpl
 from chainer.variable import Variable, as_array, as_variable
 

@@ -470,6 +470,11 @@ class Variable:
     def chx_array(self) -> Any:
         raise _chainerx.not_available_error("Variable.chx_array")
 
+    # -- copying and pickling: the graph is not part of a variable's value ---------------------
+
+    def __reduce__(self) -> Any:
+        return _rebuild_variable, (self._array, self._name, self.grad, self._requires_grad)
+
     # -- printing --------------------------------------------------------------------------------
 
     def __repr__(self) -> str:
@@ -560,6 +565,10 @@ def _format(var: Variable, repr_style: bool) -> str:
     return f"{prefix}({body})"
 
 
+def _rebuild_variable(array: Any, name: str | None, grad: Any, requires_grad: bool) -> Variable:
+    return Variable(array, name=name, grad=grad, requires_grad=requires_grad)
+
+
 def as_variable(obj: Any) -> Variable:
     """Return ``obj`` if it is a :class:`Variable`, else wrap the array in one that does
     not require a gradient."""
@@ -578,3 +587,12 @@ def as_array(obj: Any) -> Any:
 
 
 backend._variable_types = (Variable, VariableNode)
+
+
+def __getattr__(name: str) -> Any:
+    # chainer.variable.Parameter is defined in chainer._parameter (it builds on Variable).
+    if name == "Parameter":
+        from chainer import _parameter
+
+        return _parameter.Parameter
+    raise AttributeError(f"module 'chainer.variable' has no attribute {name!r}")

@@ -1,0 +1,86 @@
+"""Weight initializers and the helpers that turn any initializer spec into an array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import backend, initializer
+from chainer.initializers.constant import Constant, Identity, NaN, One, Zero
+
+
+def generate_array(initializer_: Any, shape: Any, xp: Any, dtype: Any = None, device: Any = None) -> Any:
+    """Create an array of ``shape`` filled by ``initializer_``.
+
+    Args:
+        initializer_: An :class:`~chainer.Initializer` or a callable filling an array.
+        shape: Shape of the array (an int or a tuple).
+        xp: Array module (``numpy``/``cupy``) used when ``device`` is ``None``.
+        dtype: dtype of the array; defaults to the initializer's dtype, then to
+            ``chainer.config.dtype``.
+        device: Device to create the array on.
+
+    Returns:
+        The initialized array.
+    """
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(int(s) for s in shape)
+    init_dtype = getattr(initializer_, "dtype", None)
+    if dtype is None:
+        dtype = init_dtype if init_dtype is not None else chainer.get_dtype()
+    dtype = chainer.get_dtype(dtype)
+    if init_dtype is not None and numpy.dtype(init_dtype) != dtype:
+        raise ValueError(
+            f"generate_array: dtype {dtype} was requested but the initializer {initializer_!r} is for {numpy.dtype(init_dtype)}"
+        )
+    if device is None:
+        array = xp.empty(shape, dtype=dtype)
+        initializer_(array)
+        return array
+    device = backend._get_device_compat(device)
+    # Initialize on the CPU first so that random initializers draw from NumPy's stream.
+    array = numpy.empty(shape, dtype=dtype)
+    initializer_(array)
+    return device.send(array)
+
+
+def _get_initializer(spec: Any) -> Any:
+    """Turn an initializer spec into an initializer.
+
+    ``None`` gives :class:`LeCunNormal`; a scalar gives :class:`Constant`; an array gives
+    a :class:`Constant` that copies it; an initializer or any callable is returned as is.
+    """
+    if spec is None:
+        from chainer.initializers import normal
+
+        return normal.LeCunNormal()
+    if numpy.isscalar(spec) or isinstance(spec, numpy.generic):
+        return Constant(spec)
+    if isinstance(spec, numpy.ndarray) or backend._entry_for_array_type(type(spec)) is not None:
+        return Constant(spec)
+    if not callable(spec):
+        raise TypeError(f"initializer must be None, a scalar, an array or a callable, got {type(spec).__name__}")
+    return spec
+
+
+Initializer = initializer.Initializer
+
+
+def __getattr__(name: str) -> Any:
+    # The random initializers live in their own modules (provided by later additions).
+    import importlib
+
+    for module_name in ("normal", "uniform", "orthogonal", "sampling"):
+        try:
+            module = importlib.import_module(f"chainer.initializers.{module_name}")
+        except ModuleNotFoundError:
+            continue
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module 'chainer.initializers' has no attribute {name!r}")
+
+
+__all__ = ["Constant", "Identity", "NaN", "One", "Zero", "generate_array"]
