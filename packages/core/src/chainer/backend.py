@@ -197,11 +197,18 @@ def using_device(device_spec: Any) -> Iterator[Device]:
 
 
 def _entry_for_array_type(array_type: type) -> BackendEntry | None:
+    """The backend owning ``array_type``: the one registering the closest base class
+    (a third party's NumPy subclass belongs to that third party, not to '@numpy')."""
+    best = None
+    best_distance = None
+    mro = array_type.__mro__
     for _, entry in backends.items():
-        types = entry.array_types
-        if types and issubclass(array_type, types):
-            return entry
-    return None
+        for owned in entry.array_types:
+            if owned in mro:
+                distance = mro.index(owned)
+                if best_distance is None or distance < best_distance:
+                    best, best_distance = entry, distance
+    return best
 
 
 def get_device_from_array(*arrays: Any) -> Device:
@@ -211,7 +218,7 @@ def get_device_from_array(*arrays: Any) -> Device:
             array = array.array
         if array is None:
             continue
-        if isinstance(array, numpy.ndarray):
+        if type(array) is numpy.ndarray:
             return _CPU
         entry = _entry_for_array_type(type(array))
         if entry is not None:
