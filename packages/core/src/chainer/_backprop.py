@@ -125,7 +125,7 @@ def traverse(
             inputs = func.inputs
             if inputs is None:  # unchained after it was queued
                 continue
-            gys = []
+            gys: list[Any] = []
             any_grad = False
             for ref in func.outputs:
                 y = ref()
@@ -166,9 +166,7 @@ def traverse(
                     if len(gxs) != len(target):
                         gxs = _select_targets(func, target, gxs)
                 if debug:
-                    check_finite(
-                        [None if g is None else _as_grad_variable(g).array for g in gxs], func.label, "backward"
-                    )
+                    check_finite([variable.as_array(g) for g in gxs], func.label, "backward")
             except Exception as exc:
                 exc.add_note(f"(raised in the backward of {func.label})")
                 if func.stack is not None:

@@ -215,7 +215,7 @@ def get_device_from_array(*arrays: Any) -> Device:
     """Return the device of the first array among ``arrays`` (the CPU if there is none)."""
     for array in arrays:
         if isinstance(array, _variable_types):
-            array = array.array
+            array = array.array  # type: ignore[attr-defined]
         if array is None:
             continue
         if type(array) is numpy.ndarray:
@@ -239,7 +239,7 @@ def get_array_module(*args: Any) -> ModuleType:
     """
     for arg in args:
         if isinstance(arg, _variable_types):
-            arg = arg.array
+            arg = arg.array  # type: ignore[attr-defined]
         if arg is None or isinstance(arg, (numpy.ndarray, numpy.generic)):
             continue
         entry = _entry_for_array_type(type(arg))
