@@ -33,6 +33,7 @@ TEST_REQUIREMENTS = [
     "pillow>=10",
     "matplotlib>=3.8",
     "hatchling>=1.21",
+    "editables",
 ]
 
 
