@@ -117,7 +117,7 @@ def test_core_wheel_in_an_empty_venv(tmp_path, wheelhouse):
 
     names = zipfile.ZipFile(core_wheel).namelist()
     assert "chainer/__init__.py" in names and "chainer/py.typed" in names
-    assert all(n.startswith(("chainer/", "chainer_core-")) for n in names)
+    assert all(n.startswith(("chainer/", "chainerx/", "chainer_core-")) for n in names)
 
 
 @pytest.mark.parametrize("mode", ["regular", "editable", "mixed"])
