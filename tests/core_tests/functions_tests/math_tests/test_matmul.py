@@ -44,6 +44,8 @@ def _tolerances(dtype):
                 ((3,), (3,)),
                 ((2, 2, 3), (3, 4)),
                 ((2, 1, 2, 3), (3, 3, 4)),
+                ((3,), (2, 3, 4)),
+                ((2, 2, 3), (3,)),
             ],
             "transa": [False, True],
             "transb": [False, True],
@@ -98,6 +100,11 @@ def test_matmul_rejects_mixed_dtypes_and_integers():
         F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((3, 5), numpy.float64))
     with pytest.raises(type_check.InvalidType, match=r"a\.dtype\.kind == f"):
         F.matmul(numpy.ones((2, 3), numpy.int32), numpy.ones((3, 5), numpy.int32))
+
+
+def test_matmul_rejects_scalars():
+    with pytest.raises(type_check.InvalidType, match=r"a\.ndim >= 2"):
+        F.matmul(numpy.ones((), numpy.float32), numpy.ones((3, 5), numpy.float32))
 
 
 def test_matmul_rejects_unbroadcastable_batches():
