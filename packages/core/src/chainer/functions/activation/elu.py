@@ -86,7 +86,7 @@ def elu(x: Any, alpha: float = 1.0) -> variable.Variable:
 
     Example:
         >>> F.elu(np.array([-1., 1.], 'f')).array
-        array([-0.6321206,  1.       ], dtype=float32)
+        array([-0.63212055,  1.        ], dtype=float32)
     """
     return ELU(alpha).apply((x,))[0]
 

@@ -25,7 +25,7 @@ def selu(x: Any, alpha: float = 1.6732632423543772, scale: float = 1.05070098735
 
     Example:
         >>> F.selu(np.array([0., 1.], 'f')).array
-        array([0.       , 1.0507009], dtype=float32)
+        array([0.      , 1.050701], dtype=float32)
     """
     if not isinstance(scale, numbers.Real) or isinstance(scale, bool):
         raise TypeError(f"chainer.functions.selu: scale must be a real number, got {type(scale).__name__} {scale!r}")
