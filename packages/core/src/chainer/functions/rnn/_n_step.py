@@ -227,7 +227,7 @@ def n_step_rnn_base(
     hy: list[Any] = []
     cy: list[Any] = []
     for layer in range(n_layers):
-        if layer > 0:
+        if layer > 0 and dropout_ratio > 0:
             # Dropout on the inputs of the upper layers only (identity at test time).
             layer_input = dropout.dropout(layer_input, dropout_ratio)
         direction_outputs = []
