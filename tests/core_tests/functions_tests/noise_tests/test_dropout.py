@@ -83,6 +83,11 @@ def test_dropout_mask_reuse_and_gradient():
     numpy.testing.assert_array_equal(x.grad, mask)
 
 
+def test_dropout_mask_of_a_scalar_is_an_array():
+    _, mask = F.dropout(numpy.array(1.0, numpy.float32), return_mask=True)
+    assert isinstance(mask, numpy.ndarray) and mask.shape == () and mask.dtype == numpy.float32
+
+
 def test_dropout_ratio_zero_keeps_everything():
     x = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
     numpy.testing.assert_array_equal(F.dropout(x, 0.0).array, x)

@@ -52,7 +52,7 @@ class Dropout(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         if self.mask is None:
             scale = x.dtype.type(1.0 / (1.0 - self.dropout_ratio))
-            self.mask = (uniform_sample(xp, x.shape) >= self.dropout_ratio) * scale
+            self.mask = utils.force_array((uniform_sample(xp, x.shape) >= self.dropout_ratio) * scale, x.dtype)
         elif backend.get_array_module(self.mask) is not xp:
             raise TypeError(
                 f"chainer.functions.dropout: mask is a {type(self.mask).__module__}.{type(self.mask).__name__} "
