@@ -344,3 +344,19 @@ def test_n_step_rnn_invalid_activation():
     hx, _, ws, bs = make_params("rnn_tanh", True, numpy.float32)
     with pytest.raises(ValueError, match=r"n_step_birnn: invalid activation"):
         F.n_step_birnn(N_LAYERS, 0.0, hx, ws, bs, xs, activation="elu")
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_relu"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+@pytest.mark.parametrize("lengths", [(4,), (1, 1, 1), (2, 2, 2), (3, 0, 0), (0, 0)])
+def test_batch_layouts_against_reference(kind, bidirectional, lengths):
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, batch=len(lengths))
+    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in lengths]
+    hy, cy, ys = _call(kind, bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, xs)
+    e_hy, e_cy, e_ys = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
+    numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)
+    if kind == "lstm":
+        numpy.testing.assert_allclose(cy.array, e_cy, rtol=1e-10)
+    assert [y.shape for y in ys] == [e.shape for e in e_ys]
+    for y, e in zip(ys, e_ys):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
