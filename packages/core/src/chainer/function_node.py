@@ -120,6 +120,10 @@ class FunctionNode:
             A tuple of output :class:`~chainer.Variable` s, even for a single output.
         """
         flags = _hot_flags()
+        # Read now: flags is a shared per-thread snapshot, and a forward that applies other
+        # functions under a different configuration (e.g. F.forget) refreshes it.
+        enable_backprop = flags.enable_backprop
+        debug = flags.debug
         input_vars = []
         in_data = []
         requires_grad = False
@@ -163,13 +167,13 @@ class FunctionNode:
                 outputs = self._normalize_outputs(outputs)
                 break
 
-        if flags.debug:
+        if debug:
             _backprop.check_finite(outputs, self.label, "forward")
         if all_hooks:
             for hook in all_hooks:
                 hook.forward_postprocess(self, in_data_t)
 
-        if not (requires_grad and flags.enable_backprop):
+        if not (requires_grad and enable_backprop):
             return tuple([_output_variable(y, requires_grad) for y in outputs])
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
@@ -216,7 +220,7 @@ class FunctionNode:
                 ret[i].node.data = outputs[i]
                 retained.append(outputs[i])
             self._retained_output_data = tuple(retained)
-        if flags.debug:
+        if debug:
             self.stack = _backprop.capture_stack()
         return tuple(ret)
 

@@ -16,7 +16,9 @@ TOLERANCES = {
 }
 
 
-@testing.parameterize(*testing.product({"shape": [(), (3, 2)], "dtype": [numpy.float16, numpy.float32, numpy.float64]}))
+@testing.parameterize(
+    *testing.product({"shape": [(), (3, 2), (0, 2)], "dtype": [numpy.float16, numpy.float32, numpy.float64]})
+)
 @testing.inject_backend_tests(None, BACKENDS)
 class TestTanh(testing.FunctionTestCase):
     def setUp(self):
@@ -36,6 +38,20 @@ class TestTanh(testing.FunctionTestCase):
         (x,) = inputs
         e2x = numpy.exp(2 * x.astype(numpy.float64))
         return (((e2x - 1) / (e2x + 1)).astype(self.dtype),)
+
+
+def test_tanh_saturates():
+    y = F.tanh(numpy.array([-1e4, 1e4], numpy.float32))
+    numpy.testing.assert_array_equal(y.array, [-1.0, 1.0])
+
+
+def test_tanh_second_derivative_formula():
+    x = chainer.Variable(numpy.array([-1.0, 0.5]))
+    (gx,) = chainer.grad([F.sum(F.tanh(x))], [x], enable_double_backprop=True)
+    t = numpy.tanh(x.array)
+    numpy.testing.assert_allclose(gx.array, 1 - t * t, rtol=1e-12)
+    F.sum(gx).backward()
+    numpy.testing.assert_allclose(x.grad, -2 * t * (1 - t * t), rtol=1e-12)
 
 
 def test_tanh_rejects_integer_input():

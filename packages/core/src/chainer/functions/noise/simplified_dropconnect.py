@@ -1,0 +1,157 @@
+"""Linear layer regularized by simplified DropConnect."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.functions.noise import dropout as dropout_module
+from chainer.utils import type_check
+
+
+class SimplifiedDropconnect(function_node.FunctionNode):
+    """``y[b] = (W * mask[b] * scale) x[b] + bias`` with one weight mask per example."""
+
+    def __init__(self, scale: float, mask: Any) -> None:
+        self._scale = scale
+        self.mask = mask
+
+    @property
+    def label(self) -> str:
+        return "SimplifiedDropconnect"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n_in = type_check.eval(in_types.size())
+        if n_in not in (2, 3):
+            raise type_check.InvalidType("in_types.size() == 2 or 3 (x, W[, b])", f"in_types.size() == {n_in}")
+        type_check._argname(in_types, ("x", "W", "b")[:n_in])
+        x_type, w_type = in_types[0], in_types[1]
+        type_check.expect(
+            x_type.dtype.kind == "f",
+            w_type.dtype == x_type.dtype,
+            x_type.ndim == 2,
+            w_type.ndim == 2,
+            x_type.shape[1] == w_type.shape[1],
+        )
+        if n_in == 3:
+            b_type = in_types[2]
+            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, W = inputs[0], inputs[1]
+        xp = backend.get_array_module(x)
+        self._factor = self.mask * x.dtype.type(self._scale)
+        # (batch, out, in) @ (batch, in, 1): one masked matrix-vector product per example.
+        y = xp.matmul(W * self._factor, x[:, :, None])[:, :, 0]
+        if len(inputs) == 3:
+            y = y + inputs[2]
+        return (utils.force_array(y, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import broadcast, reshape
+        from chainer.functions.math import sum as sum_module
+
+        x, W = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        batch, n_out, n_in = self._factor.shape
+        gy3 = broadcast.broadcast_to(reshape.reshape(gy, (batch, n_out, 1)), (batch, n_out, n_in))
+        result: list[Any] = []
+        for index in indexes:
+            if index == 0:
+                w = broadcast.broadcast_to(reshape.reshape(W, (1, n_out, n_in)), (batch, n_out, n_in))
+                result.append(sum_module.sum(gy3 * w * self._factor, axis=1))
+            elif index == 1:
+                x3 = broadcast.broadcast_to(reshape.reshape(x, (batch, 1, n_in)), (batch, n_out, n_in))
+                result.append(sum_module.sum(gy3 * x3 * self._factor, axis=0))
+            else:
+                result.append(sum_module.sum(gy, axis=0))
+        return tuple(result)
+
+
+def simplified_dropconnect(
+    x: Any,
+    W: Any,
+    b: Any = None,
+    ratio: float = 0.5,
+    train: bool = True,
+    mask: Any = None,
+    use_batchwise_mask: bool = True,
+) -> variable.Variable:
+    """Linear function regularized by simplified DropConnect.
+
+    Each weight is dropped with probability ``ratio`` and the kept ones are scaled by
+    ``1 / (1 - ratio)``; the bias is never dropped. With ``use_batchwise_mask`` every
+    example of the batch has its own mask, otherwise one mask is shared. See Wan et al.,
+    *Regularization of Neural Networks using DropConnect* (2013).
+
+    Unlike most functions this one takes ``train`` as an argument (as in Chainer):
+    with ``train=False`` no weight is dropped and the result is ``linear(x, W, b)``
+    (a given ``mask`` still applies, unscaled).
+
+    Args:
+        x: Input of shape ``(B, d_1, ..., d_m)``; the non-batch axes are flattened to ``N``.
+        W: Weight of shape ``(M, N)`` and the dtype of ``x``.
+        b: Optional bias of shape ``(M,)``.
+        ratio: Probability of dropping a weight, in ``[0, 1)``.
+        train: Whether weights are dropped.
+        mask: The mask to use instead of a random one: ``0``/``1`` (or boolean) values of
+            shape ``(B, M, N)`` or ``(M, N)``; then ``use_batchwise_mask`` is ignored.
+        use_batchwise_mask: Draw a separate mask for each example.
+
+    Returns:
+        Output of shape ``(B, M)``.
+
+    Example:
+        >>> x = np.ones((2, 3), 'f'); W = np.ones((4, 3), 'f')
+        >>> F.simplified_dropconnect(x, W, train=False).array
+        array([[3., 3., 3., 3.],
+               [3., 3., 3., 3.]], dtype=float32)
+    """
+    from chainer.functions.array import reshape
+    from chainer.functions.connection import linear
+
+    where = "chainer.functions.simplified_dropconnect"
+    if not isinstance(ratio, numbers.Real) or isinstance(ratio, bool) or not 0.0 <= ratio < 1.0:
+        raise ValueError(f"{where}: ratio must be a real number in [0, 1), got {ratio!r}")
+    if not train:
+        ratio = 0.0
+    x = variable.as_variable(x)
+    W = variable.as_variable(W)
+    if x.ndim < 2:
+        raise type_check.InvalidType(
+            "x.ndim >= 2",
+            f"x.ndim == {x.ndim}",
+            msg=f"{where}: x needs a batch axis and a feature axis; got shape {x.shape}",
+        )
+    if x.ndim > 2:
+        x = reshape.reshape(x, (x.shape[0], -1))
+    if W.ndim != 2:
+        raise type_check.InvalidType(
+            "W.ndim == 2", f"W.ndim == {W.ndim}", msg=f"{where}: W must be 2-dimensional; got shape {W.shape}"
+        )
+    if mask is None and ratio == 0.0:
+        return linear.linear(x, W, b)
+    xp = backend.get_array_module(W.array)
+    scale = 1.0 / (1.0 - ratio)
+    if mask is None:
+        shape = (x.shape[0],) + W.shape if use_batchwise_mask else W.shape
+        mask = dropout_module.uniform_sample(xp, shape) >= ratio
+    else:
+        if isinstance(mask, variable.Variable):
+            mask = mask.array
+        if mask.shape not in ((x.shape[0],) + W.shape, W.shape):
+            raise ValueError(
+                f"{where}: mask must have shape (B, M, N) = {(x.shape[0],) + W.shape} or (M, N) = {W.shape}; "
+                f"got shape {mask.shape}"
+            )
+    mask = mask.astype(W.dtype, copy=False)
+    if mask.ndim == 2:
+        # One mask for the whole batch: an ordinary linear layer with masked weights.
+        return linear.linear(x, W * (mask * W.dtype.type(scale)), b)
+    args = (x, W) if b is None else (x, W, b)
+    return SimplifiedDropconnect(scale, mask).apply(args)[0]
+
+
+__all__ = ["simplified_dropconnect"]

@@ -1,0 +1,119 @@
+"""Stacked uni- and bidirectional LSTMs over variable-length sequences."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from chainer.functions.rnn import _n_step
+from chainer.utils import argument
+
+
+def _build_lstm(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Step]:
+    from chainer.functions.activation import _gates, lstm
+    from chainer.functions.connection import linear
+
+    # Parameter k of the documented layout feeds gate i (0, 4), f (1, 5), a (2, 6) or o (3, 7);
+    # F.lstm takes the gates interleaved per unit in the order a, i, f, o.
+    w_in = _gates.interleave_gates((w[2], w[0], w[1], w[3]), axis=0)
+    w_h = _gates.interleave_gates((w[6], w[4], w[5], w[7]), axis=0)
+    bias = _gates.interleave_gates((b[2], b[0], b[1], b[3]), axis=0) + _gates.interleave_gates(
+        (b[6], b[4], b[5], b[7]), axis=0
+    )
+
+    def step(projected: Any, h: Any, c: Any) -> tuple[Any, Any]:
+        c, h = lstm.lstm(c, projected + linear.linear(h, w_h))
+        return h, c
+
+    return w_in, bias, step
+
+
+_LSTM = _n_step.CellSpec("lstm", n_weights=8, n_input_weights=4, has_cell=True, build=_build_lstm)
+
+
+def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any, xs: Any, **kwargs: Any) -> Any:
+    """Stacked unidirectional LSTM over a batch of variable-length sequences.
+
+    ``n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs)``
+
+    Each layer ``l`` runs, for every sequence and time step,
+
+    .. math::
+        i_t &= \\sigma(W_0 x_t + W_4 h_{t-1} + b_0 + b_4), \\\\
+        f_t &= \\sigma(W_1 x_t + W_5 h_{t-1} + b_1 + b_5), \\\\
+        a_t &= \\tanh(W_2 x_t + W_6 h_{t-1} + b_2 + b_6), \\\\
+        o_t &= \\sigma(W_3 x_t + W_7 h_{t-1} + b_3 + b_7), \\\\
+        c_t &= f_t c_{t-1} + i_t a_t, \\qquad h_t = o_t \\tanh(c_t),
+
+    with ``W_j = ws[l][j]`` and ``b_j = bs[l][j]`` (the gate order i, f, a, o of cuDNN,
+    which Chainer's weights follow). The input of layer 0 is ``xs``; that of layer
+    ``l > 0`` is the output of layer ``l - 1`` after dropout (training mode only).
+
+    Args:
+        n_layers: Number of layers ``S``.
+        dropout_ratio: Dropout ratio of the inputs of layers ``1 .. S - 1``.
+        hx: Initial hidden states, shape ``(S, B, N)``.
+        cx: Initial cell states, shape ``(S, B, N)``.
+        ws: ``S`` lists of 8 weight matrices: ``ws[l][0..3]`` of shape ``(N, I)``
+            (``I`` the input size for layer 0, ``N`` above) and ``ws[l][4..7]`` of shape ``(N, N)``.
+        bs: ``S`` lists of 8 bias vectors of shape ``(N,)``.
+        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted so that
+            ``L_0 >= L_1 >= ...`` (a sequence may be empty).
+
+    Returns:
+        ``(hy, cy, ys)``: the final hidden and cell states of every layer, shape
+        ``(S, B, N)`` (a sequence's final state is the one after its last element), and
+        the list of the last layer's outputs, ``ys[b]`` of shape ``(L_b, N)``.
+
+    Example:
+        >>> S, B, N, I = 2, 3, 4, 5
+        >>> xs = [np.ones((L, I), 'f') for L in (3, 2, 1)]
+        >>> hx = np.zeros((S, B, N), 'f'); cx = np.zeros((S, B, N), 'f')
+        >>> ws = [[np.full((N, I if l == 0 else N) if j < 4 else (N, N), 0.1, 'f') for j in range(8)] for l in range(S)]
+        >>> bs = [[np.zeros(N, 'f') for _ in range(8)] for _ in range(S)]
+        >>> hy, cy, ys = F.n_step_lstm(S, 0.0, hx, cx, ws, bs, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 3, 4), [(3, 4), (2, 4), (1, 4)])
+    """
+    _n_step.check_kwargs(kwargs)
+    argument.assert_kwargs_empty(kwargs)
+    return _n_step.n_step_rnn_base(
+        "n_step_lstm", _LSTM, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=False
+    )
+
+
+def n_step_bilstm(
+    n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any, xs: Any, **kwargs: Any
+) -> Any:
+    """Stacked bidirectional LSTM over a batch of variable-length sequences.
+
+    ``n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs)``
+
+    Each layer has a forward and a backward LSTM (the equations of
+    :func:`n_step_lstm`); parameters and states of layer ``l`` are at index ``2 l``
+    (forward) and ``2 l + 1`` (backward in time). The output of a layer is the
+    concatenation of both directions, so ``ws[k][0..3]`` of layers above the first
+    have shape ``(N, 2N)``.
+
+    Args:
+        n_layers: Number of layers ``S``.
+        dropout_ratio: Dropout ratio of the inputs of layers ``1 .. S - 1``.
+        hx: Initial hidden states, shape ``(2S, B, N)``.
+        cx: Initial cell states, shape ``(2S, B, N)``.
+        ws: ``2S`` lists of 8 weight matrices: ``ws[k][0..3]`` of shape ``(N, I)`` for
+            ``k < 2`` and ``(N, 2N)`` above, ``ws[k][4..7]`` of shape ``(N, N)``.
+        bs: ``2S`` lists of 8 bias vectors of shape ``(N,)``.
+        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted by decreasing length.
+
+    Returns:
+        ``(hy, cy, ys)``: final states of shape ``(2S, B, N)`` (for the backward direction
+        the state after the first element) and outputs ``ys[b]`` of shape ``(L_b, 2N)``.
+    """
+    _n_step.check_kwargs(kwargs)
+    argument.assert_kwargs_empty(kwargs)
+    return _n_step.n_step_rnn_base(
+        "n_step_bilstm", _LSTM, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=True
+    )
+
+
+__all__ = ["n_step_bilstm", "n_step_lstm"]

@@ -1,0 +1,116 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+
+
+def _sigmoid(v):
+    return 1 / (1 + numpy.exp(-v))
+
+
+def _lstm_reference(c_prev, x):
+    """The LSTM equations written out with the documented interleaved gate order a, i, f, o."""
+    c_prev = c_prev.astype(numpy.float64)
+    x = x.astype(numpy.float64)
+    batch = x.shape[0]
+    a = numpy.tanh(x[:, 0::4])
+    i = _sigmoid(x[:, 1::4])
+    f = _sigmoid(x[:, 2::4])
+    o = _sigmoid(x[:, 3::4])
+    c = c_prev.copy()
+    c[:batch] = a * i + f * c_prev[:batch]
+    h = o * numpy.tanh(c[:batch])
+    return c, h
+
+
+def _options(dtype):
+    if dtype == numpy.float16:
+        return {"atol": 5e-3, "rtol": 5e-2}, {"atol": 5e-3, "rtol": 5e-2}
+    return {"atol": 1e-6, "rtol": 1e-5}, {"atol": 1e-4, "rtol": 1e-3}
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "shapes": [((3, 2), 3), ((3, 2), 2), ((3, 2, 2), 3), ((1, 1), 1)],
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestLSTM(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _options(self.dtype)
+        self.check_double_backward_options = dict(self.check_backward_options)
+        if self.dtype == numpy.float16:
+            self.check_double_backward_options = {"atol": 1e-2, "rtol": 1e-1}
+
+    def generate_inputs(self):
+        c_shape, batch = self.shapes
+        x_shape = (batch, 4 * c_shape[1]) + c_shape[2:]
+        c_prev = numpy.random.uniform(-1, 1, c_shape).astype(self.dtype)
+        x = numpy.random.uniform(-1, 1, x_shape).astype(self.dtype)
+        return c_prev, x
+
+    def forward(self, inputs, device):
+        c, h = F.lstm(*inputs)
+        return c, h
+
+    def forward_expected(self, inputs):
+        c, h = _lstm_reference(*inputs)
+        return c.astype(self.dtype), h.astype(self.dtype)
+
+
+def test_lstm_known_values():
+    # One unit, gates a=0 (tanh 0), i=f=o large: c = 0 * 1 + 1 * c_prev, h = tanh(c).
+    c_prev = numpy.array([[0.5]], numpy.float64)
+    x = numpy.array([[0.0, 50.0, 50.0, 50.0]], numpy.float64)
+    c, h = F.lstm(c_prev, x)
+    numpy.testing.assert_allclose(c.array, [[0.5]])
+    numpy.testing.assert_allclose(h.array, [[numpy.tanh(0.5)]])
+
+
+def test_lstm_gradient_of_one_output_only():
+    c_prev = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)))
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 12)))
+    c, h = F.lstm(c_prev, x)
+    F.sum(h).backward()
+    # Reference: d sum(h) / d c_prev = sum over o * (1 - tanh(c)^2) * f.
+    f = _sigmoid(x.array[:, 2::4])
+    o = _sigmoid(x.array[:, 3::4])
+    expected = o * (1 - numpy.tanh(c.array) ** 2) * f
+    numpy.testing.assert_allclose(c_prev.grad, expected, rtol=1e-10)
+
+
+def test_lstm_finished_rows_pass_through_in_backward():
+    c_prev = chainer.Variable(numpy.random.uniform(-1, 1, (3, 2)))
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (1, 8)))
+    c, h = F.lstm(c_prev, x)
+    gc = numpy.random.uniform(-1, 1, c.shape)
+    c.grad = gc
+    c.backward()
+    numpy.testing.assert_allclose(c_prev.grad[1:], gc[1:])
+
+
+@pytest.mark.parametrize(
+    "c_shape, x_shape, dtypes, message",
+    [
+        ((2, 3), (2, 11), ("f", "f"), r"x.shape\[1\] == 4 \* c_prev.shape\[1\]"),
+        ((2, 3), (3, 12), ("f", "f"), r"x.shape\[0\] <= c_prev.shape\[0\]"),
+        ((2, 3), (2, 12), ("f", "d"), r"x.dtype == c_prev.dtype"),
+        ((2, 3), (2, 12), ("i", "i"), r"c_prev.dtype.kind == f"),
+        ((3,), (12,), ("f", "f"), r"c_prev.ndim >= 2"),
+        ((2, 3, 2), (2, 12, 3), ("f", "f"), r"x.shape\[2\] == c_prev.shape\[2\]"),
+        ((2, 3, 2), (2, 12), ("f", "f"), r"x.ndim == c_prev.ndim"),
+    ],
+)
+def test_lstm_invalid_inputs(c_shape, x_shape, dtypes, message):
+    c = numpy.zeros(c_shape, dtypes[0])
+    x = numpy.zeros(x_shape, dtypes[1])
+    with pytest.raises(type_check.InvalidType, match=r"LSTM \(Forward\)[\s\S]*" + message):
+        F.lstm(c, x)

@@ -1,0 +1,362 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+N_LAYERS, IN_SIZE, N_UNITS = 2, 3, 2
+
+# NumPy references: explicit loops over layers, directions, sequences and time steps, one
+# sequence at a time (no batching, no packing), with the cell equations written out in the
+# documented parameter layout.
+
+N_WEIGHTS = {"lstm": 8, "gru": 6, "rnn_tanh": 2, "rnn_relu": 2}
+N_INPUT_WEIGHTS = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
+
+
+def sigmoid(v):
+    return 1 / (1 + numpy.exp(-v))
+
+
+def cell(kind, x, h, c, w, b):
+    if kind == "lstm":
+        i = sigmoid(w[0] @ x + w[4] @ h + b[0] + b[4])
+        f = sigmoid(w[1] @ x + w[5] @ h + b[1] + b[5])
+        a = numpy.tanh(w[2] @ x + w[6] @ h + b[2] + b[6])
+        o = sigmoid(w[3] @ x + w[7] @ h + b[3] + b[7])
+        c = f * c + i * a
+        return o * numpy.tanh(c), c
+    if kind == "gru":
+        r = sigmoid(w[0] @ x + w[3] @ h + b[0] + b[3])
+        z = sigmoid(w[1] @ x + w[4] @ h + b[1] + b[4])
+        candidate = numpy.tanh(w[2] @ x + b[2] + r * (w[5] @ h + b[5]))
+        return (1 - z) * candidate + z * h, c
+    pre = w[0] @ x + w[1] @ h + b[0] + b[1]
+    return (numpy.tanh(pre) if kind == "rnn_tanh" else numpy.maximum(pre, 0)), c
+
+
+def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional):
+    """Return ``hy, cy, ys`` in float64 (``cy`` is ``None`` for cells without one)."""
+    directions = 2 if bidirectional else 1
+    hx = hx.astype(numpy.float64)
+    cx = numpy.zeros_like(hx) if cx is None else cx.astype(numpy.float64)
+    ws = [[w.astype(numpy.float64) for w in group] for group in ws]
+    bs = [[v.astype(numpy.float64) for v in group] for group in bs]
+    hy, cy = hx.copy(), cx.copy()
+    inputs = [x.astype(numpy.float64) for x in xs]
+    n_units = hx.shape[2]
+    for layer in range(n_layers):
+        per_direction = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            outputs = []
+            for seq, x in enumerate(inputs):
+                h, c = hx[k, seq], cx[k, seq]
+                out = numpy.zeros((len(x), n_units))
+                steps = range(len(x)) if direction == 0 else reversed(range(len(x)))
+                for t in steps:
+                    h, c = cell(kind, x[t], h, c, ws[k], bs[k])
+                    out[t] = h
+                hy[k, seq], cy[k, seq] = h, c
+                outputs.append(out)
+            per_direction.append(outputs)
+        inputs = [numpy.concatenate([per_direction[d][s] for d in range(directions)], axis=1) for s in range(len(xs))]
+    return hy, (cy if kind == "lstm" else None), inputs
+
+
+def _function(kind, bidirectional):
+    if kind == "lstm":
+        return F.n_step_bilstm if bidirectional else F.n_step_lstm
+    if kind == "gru":
+        return F.n_step_bigru if bidirectional else F.n_step_gru
+    return F.n_step_birnn if bidirectional else F.n_step_rnn
+
+
+def _call(kind, bidirectional, n_layers, ratio, hx, cx, ws, bs, xs):
+    """Call the function under test; always return ``(hy, cy_or_None, ys)``."""
+    func = _function(kind, bidirectional)
+    if kind == "lstm":
+        return func(n_layers, ratio, hx, cx, ws, bs, xs)
+    if kind == "gru":
+        hy, ys = func(n_layers, ratio, hx, ws, bs, xs)
+    else:
+        hy, ys = func(n_layers, ratio, hx, ws, bs, xs, activation=kind[4:])
+    return hy, None, ys
+
+
+def make_params(kind, bidirectional, dtype, n_layers=N_LAYERS, in_size=IN_SIZE, n_units=N_UNITS, batch=3):
+    directions = 2 if bidirectional else 1
+    n_states = n_layers * directions
+    ws, bs = [], []
+    for k in range(n_states):
+        layer_in = in_size if k < directions else n_units * directions
+        group_w, group_b = [], []
+        for j in range(N_WEIGHTS[kind]):
+            shape = (n_units, layer_in if j < N_INPUT_WEIGHTS[kind] else n_units)
+            group_w.append(numpy.random.uniform(-1, 1, shape).astype(dtype))
+            group_b.append(numpy.random.uniform(-1, 1, n_units).astype(dtype))
+        ws.append(group_w)
+        bs.append(group_b)
+    hx = numpy.random.uniform(-1, 1, (n_states, batch, n_units)).astype(dtype)
+    cx = numpy.random.uniform(-1, 1, (n_states, batch, n_units)).astype(dtype) if kind == "lstm" else None
+    return hx, cx, ws, bs
+
+
+def _flatten(hx, cx, ws, bs, xs):
+    flat = [hx] + ([cx] if cx is not None else [])
+    for group in ws:
+        flat.extend(group)
+    for group in bs:
+        flat.extend(group)
+    return tuple(flat) + tuple(xs)
+
+
+def _unflatten(kind, bidirectional, flat, n_seqs):
+    n_states = N_LAYERS * (2 if bidirectional else 1)
+    n_w = N_WEIGHTS[kind]
+    pos = 0
+    hx = flat[pos]
+    pos += 1
+    cx = None
+    if kind == "lstm":
+        cx = flat[pos]
+        pos += 1
+    ws = [list(flat[pos + k * n_w : pos + (k + 1) * n_w]) for k in range(n_states)]
+    pos += n_states * n_w
+    bs = [list(flat[pos + k * n_w : pos + (k + 1) * n_w]) for k in range(n_states)]
+    pos += n_states * n_w
+    xs = list(flat[pos : pos + n_seqs])
+    return hx, cx, ws, bs, xs
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "kind": ["lstm", "gru", "rnn_tanh", "rnn_relu"],
+            "bidirectional": [False, True],
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "lengths": [(3, 2, 1), (2, 2, 0)],
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestNStepRNNFamily(testing.FunctionTestCase):
+    def setUp(self):
+        self.dodge_nondifferentiable = self.kind == "rnn_relu"
+        if self.dtype == numpy.float16:
+            self.check_forward_options = {"atol": 1e-2, "rtol": 5e-2}
+            self.check_backward_options = {"atol": 1e-2, "rtol": 5e-2}
+            self.check_double_backward_options = {"atol": 5e-2, "rtol": 1e-1}
+        else:
+            self.check_forward_options = {"atol": 1e-6, "rtol": 1e-5}
+            self.check_backward_options = {"atol": 1e-4, "rtol": 1e-3}
+            self.check_double_backward_options = {"atol": 1e-3, "rtol": 1e-2}
+
+    def generate_inputs(self):
+        hx, cx, ws, bs = make_params(self.kind, self.bidirectional, self.dtype, batch=len(self.lengths))
+        xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(self.dtype) for n in self.lengths]
+        return _flatten(hx, cx, ws, bs, xs)
+
+    def forward(self, inputs, device):
+        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.lengths))
+        hy, cy, ys = _call(self.kind, self.bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, xs)
+        return (hy,) + ((cy,) if cy is not None else ()) + tuple(ys)
+
+    def forward_expected(self, inputs):
+        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.lengths))
+        hy, cy, ys = n_step_reference(self.kind, N_LAYERS, hx, cx, ws, bs, xs, self.bidirectional)
+        outputs = (hy,) + ((cy,) if cy is not None else ()) + tuple(ys)
+        return tuple(o.astype(self.dtype) for o in outputs)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_dropout_applies_between_layers_in_training_only(kind, bidirectional):
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64)
+    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in (3, 2, 1)]
+    expected = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
+    with chainer.using_config("train", False):
+        hy, _, ys = _call(kind, bidirectional, N_LAYERS, 0.5, hx, cx, ws, bs, xs)
+    numpy.testing.assert_allclose(hy.array, expected[0], rtol=1e-10)
+    with chainer.using_config("train", True):
+        hy, _, ys = _call(kind, bidirectional, N_LAYERS, 0.5, hx, cx, ws, bs, xs)
+    # The second layer sees dropped-out inputs, so its results differ.
+    assert not numpy.allclose(hy.array[-1], expected[0][-1])
+    # The first layer's input is never dropped: with one layer, training mode changes nothing.
+    one = 2 if bidirectional else 1
+    with chainer.using_config("train", True):
+        hy1, _, _ = _call(
+            kind, bidirectional, 1, 0.9, hx[:one], None if cx is None else cx[:one], ws[:one], bs[:one], xs
+        )
+    expected1 = n_step_reference(
+        kind, 1, hx[:one], None if cx is None else cx[:one], ws[:one], bs[:one], xs, bidirectional
+    )
+    numpy.testing.assert_allclose(hy1.array, expected1[0], rtol=1e-10)
+
+
+def test_n_step_lstm_longer_sequences_and_three_layers():
+    # A longer run than the parameterized test, against the same reference.
+    hx, cx, ws, bs = make_params("lstm", True, numpy.float64, n_layers=3, batch=4)
+    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in (7, 5, 5, 2)]
+    hy, cy, ys = F.n_step_bilstm(3, 0.0, hx, cx, ws, bs, xs)
+    e_hy, e_cy, e_ys = n_step_reference("lstm", 3, hx, cx, ws, bs, xs, True)
+    numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)
+    numpy.testing.assert_allclose(cy.array, e_cy, rtol=1e-10)
+    for y, e in zip(ys, e_ys):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
+
+
+def test_n_step_lstm_gate_order():
+    # Only W2 (the cell input a) and W3 (the output gate o) are nonzero: with x = 1,
+    # a = tanh(1), i = f = o-bias... spelled out: i = f = sigmoid(0) = 0.5, o = sigmoid(2).
+    n = 1
+    ws = [[numpy.zeros((n, 1)) for _ in range(8)]]
+    ws[0][2][:] = 1.0
+    ws[0][3][:] = 2.0
+    bs = [[numpy.zeros(n) for _ in range(8)]]
+    hx = numpy.zeros((1, 1, n))
+    cx = numpy.zeros((1, 1, n))
+    hy, cy, ys = F.n_step_lstm(1, 0.0, hx, cx, ws, bs, [numpy.ones((1, 1))])
+    c = 0.5 * numpy.tanh(1.0)
+    numpy.testing.assert_allclose(cy.array.ravel(), [c], rtol=1e-12)
+    numpy.testing.assert_allclose(hy.array.ravel(), [1 / (1 + numpy.exp(-2.0)) * numpy.tanh(c)], rtol=1e-12)
+
+
+def test_gradients_reach_every_parameter():
+    hx, cx, ws, bs = make_params("lstm", True, numpy.float64)
+    ws = [[chainer.Variable(w) for w in group] for group in ws]
+    bs = [[chainer.Variable(b) for b in group] for group in bs]
+    xs = [chainer.Variable(numpy.random.uniform(-1, 1, (n, IN_SIZE))) for n in (3, 2, 1)]
+    hx, cx = chainer.Variable(hx), chainer.Variable(cx)
+    hy, cy, ys = F.n_step_bilstm(N_LAYERS, 0.0, hx, cx, ws, bs, xs)
+    F.sum(hy * hy + cy * cy + F.sum(ys[0]) + F.sum(ys[2])).backward()
+    for v in [hx, cx, *xs, *[w for g in ws for w in g], *[b for g in bs for b in g]]:
+        assert v.grad is not None and v.grad.shape == v.shape
+        assert numpy.abs(v.grad).sum() > 0
+
+
+def test_returns_list_of_outputs():
+    hx, cx, ws, bs = make_params("gru", False, numpy.float32)
+    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(numpy.float32) for n in (2, 2, 1)]
+    hy, ys = F.n_step_gru(N_LAYERS, 0.0, hx, ws, bs, xs)
+    assert isinstance(ys, list) and len(ys) == 3
+    assert hy.dtype == numpy.float32 and all(y.dtype == numpy.float32 for y in ys)
+
+
+def _lstm_args(**overrides):
+    hx, cx, ws, bs = make_params("lstm", False, numpy.float32)
+    xs = [numpy.zeros((n, IN_SIZE), numpy.float32) for n in (3, 2, 1)]
+    args = {"n_layers": N_LAYERS, "dropout_ratio": 0.0, "hx": hx, "cx": cx, "ws": ws, "bs": bs, "xs": xs}
+    args.update(overrides)
+    return args
+
+
+def _call_lstm(args):
+    return F.n_step_lstm(
+        args["n_layers"], args["dropout_ratio"], args["hx"], args["cx"], args["ws"], args["bs"], args["xs"]
+    )
+
+
+@pytest.mark.parametrize(
+    "overrides, error, message",
+    [
+        ({"n_layers": 0}, ValueError, r"n_step_lstm: n_layers must be a positive integer, got 0"),
+        ({"dropout_ratio": 1.0}, ValueError, r"n_step_lstm: dropout_ratio must be a real number in \[0, 1\)"),
+        ({"xs": []}, TypeError, r"n_step_lstm: xs must be a non-empty list"),
+        ({"hx": None}, TypeError, r"n_step_lstm: hx must be a variable"),
+        ({"cx": None}, TypeError, r"n_step_lstm: cx must be a variable"),
+        (
+            {"hx": numpy.zeros((2, 3), numpy.float32)},
+            type_check.InvalidType,
+            r"n_step_lstm \(Forward\)[\s\S]*hx.ndim == 3",
+        ),
+        ({"hx": numpy.zeros((3, 3, 2), numpy.float32)}, type_check.InvalidType, r"hx.shape\[0\] == n_layers \* 1 == 2"),
+        ({"hx": numpy.zeros((2, 4, 2), numpy.float32)}, type_check.InvalidType, r"hx.shape\[1\] == len\(xs\) == 3"),
+        ({"cx": numpy.zeros((2, 3, 3), numpy.float32)}, type_check.InvalidType, r"cx.shape == hx.shape"),
+        (
+            {
+                "xs": [
+                    numpy.zeros((1, 3), numpy.float32),
+                    numpy.zeros((2, 3), numpy.float32),
+                    numpy.zeros((1, 3), numpy.float32),
+                ]
+            },
+            ValueError,
+            r"xs must be sorted by length in descending order; xs\[1\] has length 2",
+        ),
+        (
+            {
+                "xs": [
+                    numpy.zeros((2, 3), numpy.float32),
+                    numpy.zeros((2, 4), numpy.float32),
+                    numpy.zeros((1, 3), numpy.float32),
+                ]
+            },
+            type_check.InvalidType,
+            r"xs\[1\].shape\[1\] == xs\[0\].shape\[1\]",
+        ),
+        (
+            {"xs": [numpy.zeros((2, 3), numpy.float64)] * 3},
+            type_check.InvalidType,
+            r"xs\[0\].dtype == hx.dtype",
+        ),
+        ({"ws": []}, ValueError, r"ws must be a list of n_layers \* 1 = 2 lists, got 0"),
+    ],
+)
+def test_n_step_lstm_invalid_arguments(overrides, error, message):
+    with pytest.raises(error, match=message):
+        _call_lstm(_lstm_args(**overrides))
+
+
+def test_n_step_invalid_weights():
+    args = _lstm_args()
+    args["ws"][1][2] = numpy.zeros((2, 3), numpy.float32)  # layer 1 takes inputs of size N = 2
+    with pytest.raises(type_check.InvalidType, match=r"ws\[1\]\[2\].shape == \(2, 2\)"):
+        _call_lstm(args)
+    args = _lstm_args()
+    args["bs"][0] = args["bs"][0][:7]
+    with pytest.raises(ValueError, match=r"bs\[0\] must be a list of 8 arrays, got 7"):
+        _call_lstm(args)
+    args = _lstm_args()
+    args["bs"][0][7] = numpy.zeros(3, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"bs\[0\]\[7\].shape == \(2,\)"):
+        _call_lstm(args)
+
+
+def test_n_step_invalid_keyword_arguments():
+    args = _lstm_args()
+    with pytest.raises(ValueError, match=r"train argument is not supported anymore"):
+        F.n_step_lstm(2, 0.0, args["hx"], args["cx"], args["ws"], args["bs"], args["xs"], train=True)
+    with pytest.raises(ValueError, match=r"use_cudnn argument is not supported anymore"):
+        F.n_step_lstm(2, 0.0, args["hx"], args["cx"], args["ws"], args["bs"], args["xs"], use_cudnn="never")
+    with pytest.raises(TypeError, match=r"n_step_lstm\(\) got unexpected keyword argument\(s\) 'foo'"):
+        F.n_step_lstm(2, 0.0, args["hx"], args["cx"], args["ws"], args["bs"], args["xs"], foo=1)
+
+
+def test_n_step_rnn_invalid_activation():
+    hx, _, ws, bs = make_params("rnn_tanh", False, numpy.float32)
+    xs = [numpy.zeros((1, IN_SIZE), numpy.float32)] * 3
+    with pytest.raises(ValueError, match=r'n_step_rnn: invalid activation "sigmoid"; choose "tanh" or "relu"'):
+        F.n_step_rnn(N_LAYERS, 0.0, hx, ws, bs, xs, activation="sigmoid")
+    hx, _, ws, bs = make_params("rnn_tanh", True, numpy.float32)
+    with pytest.raises(ValueError, match=r"n_step_birnn: invalid activation"):
+        F.n_step_birnn(N_LAYERS, 0.0, hx, ws, bs, xs, activation="elu")
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_relu"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+@pytest.mark.parametrize("lengths", [(4,), (1, 1, 1), (2, 2, 2), (3, 0, 0), (0, 0)])
+def test_batch_layouts_against_reference(kind, bidirectional, lengths):
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, batch=len(lengths))
+    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in lengths]
+    hy, cy, ys = _call(kind, bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, xs)
+    e_hy, e_cy, e_ys = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
+    numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)
+    if kind == "lstm":
+        numpy.testing.assert_allclose(cy.array, e_cy, rtol=1e-10)
+    assert [y.shape for y in ys] == [e.shape for e in e_ys]
+    for y, e in zip(ys, e_ys):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
