@@ -1,5 +1,5 @@
 """Helpers shared by the loss functions: argument checks, label checks, a stable
-log-softmax on raw arrays, and two small differentiable building blocks."""
+log-softmax on raw arrays, and small differentiable building blocks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, function_node, utils, variable
+from chainer import backend, function_node, variable
 from chainer.utils import type_check
 
 
@@ -56,35 +56,6 @@ def log_softmax_array(x: Any, axis: int) -> Any:
     m = x.max(axis=axis, keepdims=True)
     z = x - m
     return z - xp.log(xp.exp(z).sum(axis=axis, keepdims=True))
-
-
-def log_softmax(x: Any, axis: int = 1) -> variable.Variable:
-    """Differentiable ``log(softmax(x))`` along ``axis`` (double backprop included)."""
-    from chainer.functions.math import _reduction, logsumexp
-
-    x = variable.as_variable(x)
-    lse = logsumexp.logsumexp(x, axis=axis)
-    return x - _reduction.expand(lse, _reduction.kept_shape(x.shape, (axis,)), x.shape)
-
-
-class Softplus(function_node.FunctionNode):
-    """:math:`\\log(1 + e^x)`, computed as :math:`\\max(x, 0) + \\log(1 + e^{-|x|})`."""
-
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_inputs((0,))
-        x = inputs[0]
-        xp = backend.get_array_module(x)
-        return (utils.force_array(xp.maximum(x, 0) + xp.log1p(xp.exp(-abs(x))), x.dtype),)
-
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.activation import sigmoid
-
-        (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sigmoid.sigmoid(x),)
-
-
-def softplus(x: Any) -> variable.Variable:
-    return Softplus().apply((x,))[0]
 
 
 def safe_sqrt(x: Any) -> variable.Variable:

@@ -122,14 +122,14 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         return (utils.force_array(gx, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.activation import softmax
         from chainer.functions.array import broadcast, reshape
-        from chainer.functions.math import exponential
         from chainer.functions.math import sum as sum_module
 
         x, gy = self.get_retained_inputs()
         ggx = grad_outputs[0]
         xp = backend.get_array_module(x.array)
-        y = exponential.exp(_common.log_softmax(x, axis=1))
+        y = softmax.softmax(x, axis=1)
         weight = (self._weight * self._coeff).astype(x.dtype)
         kept = _expand_class_axis(weight).shape
         result = []
@@ -149,6 +149,7 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
 
 
 def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_target_loss: str) -> variable.Variable:
+    from chainer.functions.activation import log_softmax
     from chainer.functions.math import exponential
     from chainer.functions.math import sum as sum_module
 
@@ -168,7 +169,7 @@ def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_targe
     _common.check_arguments(check, (x, t), "SoftmaxCrossEntropy (soft target)")
     x = variable.as_variable(x)
     t = variable.as_variable(t)
-    log_y = _common.log_softmax(x, axis=1)
+    log_y = log_softmax.log_softmax(x, axis=1)
     if soft_target_loss == "kl-divergence":
         # t log t with the limit 0 at t == 0 (log(t + [t == 0]) is log 1 there).
         zero = (t.array == 0).astype(t.dtype)
