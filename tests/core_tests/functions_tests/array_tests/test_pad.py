@@ -96,7 +96,11 @@ def test_pad_mode_without_gradient_raises_on_backward():
 
 def test_pad_invalid_width():
     x = numpy.zeros((2, 3), "f")
-    with pytest.raises(type_check.InvalidType, match=r"Pad \(Forward\)[\s\S]*pad_width is an int"):
+    with pytest.raises(type_check.InvalidType, match=r"Pad \(Forward\)[\s\S]*pad_width is a non-negative int"):
         F.pad(x, ((1, 1), (1, 1), (1, 1)))
     with pytest.raises(type_check.InvalidType, match=r"Pad \(Forward\)[\s\S]*pad_width=1.5"):
         F.pad(x, 1.5)
+    with pytest.raises(type_check.InvalidType, match=r"Pad \(Forward\)[\s\S]*pad_width=\(1, -1\)"):
+        F.pad(x, (1, -1))
+    with pytest.raises(type_check.InvalidType, match=r"pad_width=\[\[1, 1\], \[0, -2\]\]"):
+        F.pad(x, [[1, 1], [0, -2]], "edge")

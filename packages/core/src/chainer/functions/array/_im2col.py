@@ -21,7 +21,7 @@ from chainer.utils import conv
 
 
 def _expand(value: Any, ndim: int, name: str, where: str) -> tuple[int, ...]:
-    if isinstance(value, Sequence):
+    if isinstance(value, (tuple, list)):
         values = tuple(int(v) for v in value)
         if len(values) != ndim:
             raise ValueError(f"{where}: {name} must be an int or a sequence of {ndim} ints, got {value!r}")
@@ -88,6 +88,21 @@ def im2col_array(
             f"{where}: the output size {outs} is not positive for input size {size}, ksize {ks}, stride {ss}, "
             f"pad {ps} and dilate {ds}"
         )
+    return _im2col(x, ks, ss, ps, ds, outs, pad_value)
+
+
+def _im2col(
+    x: Any,
+    ks: tuple[int, ...],
+    ss: tuple[int, ...],
+    ps: tuple[int, ...],
+    ds: tuple[int, ...],
+    outs: tuple[int, ...],
+    pad_value: Any = 0,
+) -> Any:
+    """:func:`im2col_array` on validated per-axis tuples and output sizes."""
+    nd = len(ks)
+    size = x.shape[2:]
     xp = backend.get_array_module(x)
     # Pad only as far as the windows reach (with cover_all that can be past `pad`).
     after = tuple(max(_span(o, k, s, d) - p - n, 0) for o, k, s, d, p, n in zip(outs, ks, ss, ds, ps, size))
@@ -128,6 +143,12 @@ def col2im_array(col: Any, stride: Any, pad: Any, out_size: Sequence[int], dilat
     _check_positive(ss, "stride", where)
     _check_positive(ds, "dilate", where)
     _check_positive(ps, "pad", where, allow_zero=True)
+    return _col2im(col, ss, ps, size, ds)
+
+
+def _col2im(col: Any, ss: tuple[int, ...], ps: tuple[int, ...], size: tuple[int, ...], ds: tuple[int, ...]) -> Any:
+    """:func:`col2im_array` on validated per-axis tuples."""
+    nd = len(ss)
     ks = col.shape[2 : 2 + nd]
     outs = col.shape[2 + nd :]
     xp = backend.get_array_module(col)

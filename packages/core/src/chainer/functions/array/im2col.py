@@ -22,6 +22,12 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
     return pair
 
 
+def _outsize(size: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any) -> tuple[int, ...]:
+    return tuple(
+        conv.get_conv_outsize(n, k, s, p, cover_all, d) for n, k, s, p, d in zip(size, ksize, stride, pad, dilate)
+    )
+
+
 class Im2Col(function_node.FunctionNode):
     """``(n, c, h, w) -> (n, c*kh*kw, out_h, out_w)``; the gradient is :class:`Col2Im`."""
 
@@ -37,10 +43,7 @@ class Im2Col(function_node.FunctionNode):
         x_type = in_types[0]
         type_check.expect(x_type.dtype.kind == "f", x_type.ndim == 4)
         h, w = type_check.eval(x_type.shape)[2:]
-        outs = tuple(
-            conv.get_conv_outsize(n, k, s, p, self.cover_all, d)
-            for n, k, s, p, d in zip((h, w), self.ksize, self.stride, self.pad, self.dilate)
-        )
+        outs = _outsize((h, w), self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
         if min(outs) <= 0:
             raise type_check.InvalidType(
                 "the output height and width are positive",
@@ -51,7 +54,8 @@ class Im2Col(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
         self._in_size = x.shape[2:]
-        col = _im2col.im2col_array(x, self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
+        outs = _outsize(self._in_size, self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
+        col = _im2col._im2col(x, self.ksize, self.stride, self.pad, self.dilate, outs)
         n, c, kh, kw, oh, ow = col.shape
         return (col.reshape(n, c * kh * kw, oh, ow),)
 
@@ -78,7 +82,7 @@ class Col2Im(function_node.FunctionNode):
         n, ckk, oh, ow = gy.shape
         kh, kw = self.ksize
         col = gy.reshape(n, ckk // (kh * kw), kh, kw, oh, ow)
-        return (_im2col.col2im_array(col, self.stride, self.pad, self._in_size, self.dilate),)
+        return (_im2col._col2im(col, self.stride, self.pad, self._in_size, self.dilate),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return Im2Col(self.ksize, self.stride, self.pad, self.cover_all, self.dilate).apply(grad_outputs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, function_node
+from chainer import function_node
 from chainer.functions.array import _util
 from chainer.utils import type_check
 
@@ -24,12 +24,12 @@ class Separate(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
-        xp = backend.get_array_module(x)
         axis = self.axis % x.ndim
         self._dtype = x.dtype
         self._shape = x.shape[:axis] + x.shape[axis + 1 :]
-        # squeeze keeps 0-dimensional pieces as arrays (indexing would give scalars).
-        return tuple(xp.squeeze(piece, axis) for piece in xp.split(x, x.shape[axis], axis))
+        # The trailing Ellipsis keeps 0-dimensional pieces as array views, not scalars.
+        lead = (slice(None),) * axis
+        return tuple(x[lead + (i, Ellipsis)] for i in range(x.shape[axis]))
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.array import stack
