@@ -9,6 +9,10 @@ import numpy
 import chainer
 from chainer import backend, initializer
 from chainer.initializers.constant import Constant, Identity, NaN, One, Zero
+from chainer.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal
+from chainer.initializers.orthogonal import Orthogonal
+from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter
+from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
 
 
 def generate_array(initializer_: Any, shape: Any, xp: Any, dtype: Any = None, device: Any = None) -> Any:
@@ -54,9 +58,7 @@ def _get_initializer(spec: Any) -> Any:
     a :class:`Constant` that copies it; an initializer or any callable is returned as is.
     """
     if spec is None:
-        from chainer.initializers import normal
-
-        return normal.LeCunNormal()
+        return LeCunNormal()
     if numpy.isscalar(spec) or isinstance(spec, numpy.generic):
         return Constant(spec)
     if isinstance(spec, numpy.ndarray) or backend._entry_for_array_type(type(spec)) is not None:
@@ -66,21 +68,22 @@ def _get_initializer(spec: Any) -> Any:
     return spec
 
 
-Initializer = initializer.Initializer
-
-
-def __getattr__(name: str) -> Any:
-    # The random initializers live in their own modules (provided by later additions).
-    import importlib
-
-    for module_name in ("normal", "uniform", "orthogonal", "sampling"):
-        try:
-            module = importlib.import_module(f"chainer.initializers.{module_name}")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, name):
-            return getattr(module, name)
-    raise AttributeError(f"module 'chainer.initializers' has no attribute {name!r}")
-
-
-__all__ = ["Constant", "Identity", "NaN", "One", "Zero", "generate_array"]
+__all__ = [
+    "Constant",
+    "DownsamplingConvFilter",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "LeCunNormal",
+    "LeCunUniform",
+    "NaN",
+    "Normal",
+    "One",
+    "Orthogonal",
+    "Uniform",
+    "UpsamplingDeconvFilter",
+    "Zero",
+    "generate_array",
+]
