@@ -708,3 +708,9 @@ def test_moved_hooks_are_deprecated_aliases():
     with pytest.raises(AttributeError):
         _ = optimizer.NoSuchThing
 
+
+def test_top_level_names():
+    assert chainer.Optimizer is optimizer.Optimizer
+    assert chainer.GradientMethod is GradientMethod
+    assert chainer.UpdateRule is UpdateRule
+    assert chainer.optimizers is optimizers and chainer.optimizer_hooks is optimizer_hooks

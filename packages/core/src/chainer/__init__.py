@@ -32,6 +32,9 @@ from chainer import (
     functions,
     initializer,
     initializers,
+    optimizer,
+    optimizer_hooks,
+    optimizers,
     utils,
     variable,
 )
@@ -43,6 +46,7 @@ from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
 from chainer.initializer import Initializer
+from chainer.optimizer import GradientMethod, Optimizer, UpdateRule
 from chainer.plugins import hookimpl
 from chainer.variable import Variable, as_array, as_variable
 
