@@ -162,7 +162,9 @@ class AdamRule(optimizer.UpdateRule):
         weight_decay_rate = _common.scalar(hp.weight_decay_rate)
         if weight_decay_rate != 0:
             step += weight_decay_rate * param.array
-        step *= _common.scalar(hp.eta)
+        eta = _common.scalar(hp.eta)
+        if eta != 1:
+            step *= eta
         param.array -= step
 
     update_core_gpu = update_core_cpu

@@ -71,9 +71,10 @@ class MSVAGRule(optimizer.UpdateRule):
             xp.maximum(s, 0, out=s)
             s *= rho / (1.0 - rho)
             s += mt2
-            # factor = mt2 / (mt2 + rho * s), 0 where both vanish.
-            factor = xp.divide(mt2, s, out=xp.zeros_like(s), where=s > 0)
-            mt *= factor
+            # factor = mt2 / (mt2 + rho * s); the denominator is zero only where mt2 is,
+            # and there the factor is 0.
+            s = xp.where(s > 0, s, 1)
+            mt *= mt2 / s
         mt *= _common.scalar(hp.lr)
         weight_decay_rate = _common.scalar(hp.weight_decay_rate)
         if weight_decay_rate != 0:
