@@ -33,11 +33,16 @@ TEST_REQUIREMENTS = [
     "pillow>=10",
     "matplotlib>=3.8",
     "hatchling>=1.21",
+    "editables",
 ]
 
 
 def _existing_packages() -> list[str]:
     return [name for name in PACKAGES if (ROOT / "packages" / name / "pyproject.toml").exists()]
+
+
+# Test-only plugin distributions (third-party plugins as users would install them).
+TEST_PLUGINS = sorted(str(p) for p in (ROOT / "tests" / "plugins").glob("*") if (p / "pyproject.toml").exists())
 
 
 def _install_editable(session: nox.Session, names: list[str]) -> None:
@@ -46,6 +51,8 @@ def _install_editable(session: nox.Session, names: list[str]) -> None:
     for name in names:
         args += ["-e", str(ROOT / "packages" / name)]
     session.install(*args)
+    # --no-deps: the plugins depend on chainer-core, which is installed above.
+    session.install("--no-deps", *TEST_PLUGINS)
 
 
 @nox.session

@@ -26,15 +26,22 @@ from chainer import (
     _builtin_plugins,
     backend,
     backends,
+    computational_graph,
+    device_resident,
     function,
     function_hook,
+    function_hooks,
     function_node,
     functions,
+    gradient_check,
     initializer,
     initializers,
+    link,
+    link_hook,
     optimizer,
     optimizer_hooks,
     optimizers,
+    sequential,
     utils,
     variable,
 )
@@ -42,12 +49,16 @@ from chainer._backprop import backward, grad
 from chainer._environment import mixed16
 from chainer._parameter import Parameter
 from chainer.backend import get_device, using_device
+from chainer.device_resident import DeviceResident
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
 from chainer.initializer import Initializer
+from chainer.link import Chain, ChainList, Link
+from chainer.link_hook import LinkHook
 from chainer.optimizer import GradientMethod, Optimizer, UpdateRule
 from chainer.plugins import hookimpl
+from chainer.sequential import Sequential
 from chainer.variable import Variable, as_array, as_variable
 
 # chainer.cuda is the pre-v4 path of chainer.backends.cuda.

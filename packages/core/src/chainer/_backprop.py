@@ -98,7 +98,7 @@ def traverse(
     stop_nodes: set[variable.VariableNode] | None = None,
 ) -> dict[variable.VariableNode, Any]:
     """Propagate gradients from the roots; return the gradients of the nodes the
-    traversal ends at (leaves, and the ``stop_nodes`` if given)."""
+    traversal ends at (leaves) and of the ``stop_nodes`` (captured as they complete)."""
     grads: dict[Any, Any] = {}
     finished: dict[Any, Any] = {}
     heap: list[tuple[int, int, Any]] = []
@@ -125,7 +125,7 @@ def traverse(
             inputs = func.inputs
             if inputs is None:  # unchained after it was queued
                 continue
-            gys = []
+            gys: list[Any] = []
             any_grad = False
             for ref in func.outputs:
                 y = ref()
@@ -165,17 +165,16 @@ def traverse(
                     gxs = func.backward(target, gys_t)
                     if len(gxs) != len(target):
                         gxs = _select_targets(func, target, gxs)
+                if debug:
+                    check_finite([variable.as_array(g) for g in gxs], func.label, "backward")
             except Exception as exc:
                 exc.add_note(f"(raised in the backward of {func.label})")
                 if func.stack is not None:
-                    exc.add_note("The function was applied at:\n" + "".join(traceback.format_list(func.stack)))
+                    exc.add_note("The function was applied at:\n" + "".join(traceback.format_list(func.stack[-8:])))
                 raise
             if all_hooks:
                 for hook in all_hooks:
                     hook.backward_postprocess(func, in_data, out_grad)
-            if debug:
-                check_finite([None if g is None else _as_grad_variable(g).array for g in gxs], func.label, "backward")
-
             for i, gx in zip(target, gxs):
                 if gx is None:
                     continue
@@ -188,7 +187,7 @@ def traverse(
                 previous = grads.get(x)
                 grads[x] = gx if previous is None else previous + gx
                 creator = x.creator_node
-                if creator is not None and id(creator) not in pushed and (stop_nodes is None or x not in stop_nodes):
+                if creator is not None and id(creator) not in pushed:
                     pushed.add(id(creator))
                     heappush(heap, (-creator.rank, next(order), creator))
 

@@ -197,21 +197,28 @@ def using_device(device_spec: Any) -> Iterator[Device]:
 
 
 def _entry_for_array_type(array_type: type) -> BackendEntry | None:
+    """The backend owning ``array_type``: the one registering the closest base class
+    (a third party's NumPy subclass belongs to that third party, not to '@numpy')."""
+    best = None
+    best_distance = None
+    mro = array_type.__mro__
     for _, entry in backends.items():
-        types = entry.array_types
-        if types and issubclass(array_type, types):
-            return entry
-    return None
+        for owned in entry.array_types:
+            if owned in mro:
+                distance = mro.index(owned)
+                if best_distance is None or distance < best_distance:
+                    best, best_distance = entry, distance
+    return best
 
 
 def get_device_from_array(*arrays: Any) -> Device:
     """Return the device of the first array among ``arrays`` (the CPU if there is none)."""
     for array in arrays:
         if isinstance(array, _variable_types):
-            array = array.array
+            array = array.array  # type: ignore[attr-defined]
         if array is None:
             continue
-        if isinstance(array, numpy.ndarray):
+        if type(array) is numpy.ndarray:
             return _CPU
         entry = _entry_for_array_type(type(array))
         if entry is not None:
@@ -232,7 +239,7 @@ def get_array_module(*args: Any) -> ModuleType:
     """
     for arg in args:
         if isinstance(arg, _variable_types):
-            arg = arg.array
+            arg = arg.array  # type: ignore[attr-defined]
         if arg is None or isinstance(arg, (numpy.ndarray, numpy.generic)):
             continue
         entry = _entry_for_array_type(type(arg))

@@ -97,7 +97,10 @@ class FunctionAdapter(function_node.FunctionNode):
             if isinstance(gx, numpy.generic):
                 gx = numpy.asarray(gx)
             if configuration.config.enable_backprop:
-                result.append(_OldStyleGrad(self.label).apply((gx,))[0])
+                # Connect the gradient to everything it depends on, so that asking for a
+                # second order reaches _OldStyleGrad and fails loudly.
+                sources = [x.get_variable() for x in inputs] + [g for g in grad_outputs if g is not None]
+                result.append(_OldStyleGrad(self.label).apply((gx, *sources))[0])
             else:
                 result.append(variable.Variable(gx, requires_grad=False))
         return tuple(result)
@@ -110,7 +113,7 @@ class _OldStyleGrad(function_node.FunctionNode):
         self._label = label
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return inputs
+        return (inputs[0],)
 
     def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise NotImplementedError(

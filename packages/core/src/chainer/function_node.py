@@ -123,7 +123,7 @@ class FunctionNode:
         input_vars = []
         in_data = []
         requires_grad = False
-        array_type = None
+        array_type: Any = None
         for x in inputs:
             if isinstance(x, _Variable):
                 array = x._array
@@ -175,14 +175,14 @@ class FunctionNode:
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
         rank = 0
-        input_nodes = []
+        node_list = []
         for x in input_vars:
             node = x._node or x.node
             if node.rank > rank:
                 rank = node.rank
-            input_nodes.append(node)
+            node_list.append(node)
         self.rank = rank
-        self.inputs = input_nodes = tuple(input_nodes)
+        self.inputs = input_nodes = tuple(node_list)
         rank += 1
         ret = []
         out_refs = []
@@ -213,7 +213,7 @@ class FunctionNode:
         if self._output_indexes_to_retain is not None:
             retained = []
             for i in self._output_indexes_to_retain:
-                ret[i]._node.data = outputs[i]
+                ret[i].node.data = outputs[i]
                 retained.append(outputs[i])
             self._retained_output_data = tuple(retained)
         if flags.debug:

@@ -145,7 +145,7 @@ class Registry(Generic[T]):
             hook = getattr(_manager.hook, self._hook_name)
             # Call each implementation separately so that one failing plugin cannot
             # take the others down; earliest registered (builtins) come first.
-            for impl in reversed(hook.get_hookimpls()):
+            for impl in hook.get_hookimpls():
                 plugin_name = impl.plugin_name
 
                 def register(*args: Any, _plugin: str = plugin_name, **kwargs: Any) -> None:

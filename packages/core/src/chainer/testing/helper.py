@@ -4,20 +4,63 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
+import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+_OPERATORS = ("===", "==", "!=", "<=", ">=", "~=", "<", ">")
+
+
+def _release(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in re.split(r"[.+-]", version):
+        match = re.match(r"\d+", piece)
+        if match is None:
+            break
+        parts.append(int(match.group()))
+    return tuple(parts)
+
+
+def _satisfies(version: str, op: str, wanted: str) -> bool:
+    have, want = _release(version), _release(wanted)
+    width = max(len(have), len(want))
+    have += (0,) * (width - len(have))
+    want += (0,) * (width - len(want))
+    if op in ("==", "==="):
+        return have == want
+    if op == "!=":
+        return have != want
+    if op == "<=":
+        return have <= want
+    if op == ">=":
+        return have >= want
+    if op == "<":
+        return have < want
+    if op == ">":
+        return have > want
+    # "~=": compatible release, e.g. ~=1.4 means >=1.4, ==1.*
+    prefix = _release(wanted)[:-1]
+    return have >= want and have[: len(prefix)] == prefix
+
 
 def _requirement_met(requirement: str) -> bool:
-    from packaging.requirements import Requirement
-
-    req = Requirement(requirement)
+    """Whether an installed distribution satisfies a requirement like ``'scipy>=1.5,<2'``."""
+    match = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", requirement)
+    if match is None:
+        raise ValueError(f"with_requires: cannot parse requirement {requirement!r}")
+    name, spec = match.groups()
     try:
-        version = importlib.metadata.version(req.name)
+        version = importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
         return False
-    return req.specifier.contains(version, prereleases=True)
+    for clause in filter(None, (c.strip() for c in spec.split(","))):
+        op = next((o for o in _OPERATORS if clause.startswith(o)), None)
+        if op is None:
+            raise ValueError(f"with_requires: cannot parse requirement {requirement!r}")
+        if not _satisfies(version, op, clause[len(op) :].strip()):
+            return False
+    return True
 
 
 def with_requires(*requirements: str) -> Callable[[Any], Any]:

@@ -144,8 +144,21 @@ for _op, _name, _func in (
 ):
     setattr(Expr, f"__{_name}__", _binary(_op, _func))
 
-for _op, _name, _func in (("-", "neg", operator.neg), ("+", "pos", operator.pos), ("~", "invert", operator.invert)):
-    setattr(Expr, f"__{_name}__", lambda self, _o=_op, _f=_func: _UnaryOperator(_o, _f, self))
+
+def _unary(op: str, func: Callable[[Any], Any]) -> Callable[[Expr], Expr]:
+    def method(self: Expr) -> Expr:
+        return _UnaryOperator(op, func, self)
+
+    return method
+
+
+_UNARY: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("-", "neg", operator.neg),
+    ("+", "pos", operator.pos),
+    ("~", "invert", operator.invert),
+)
+for _uop, _uname, _ufunc in _UNARY:
+    setattr(Expr, f"__{_uname}__", _unary(_uop, _ufunc))
 
 
 def _text(value: Any, priority: int = 0) -> str:

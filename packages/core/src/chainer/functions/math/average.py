@@ -38,6 +38,8 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
                 "chainer.functions.average: weights must have the shape of x, or be 1-dimensional "
                 f"with a single axis; got weights {weights.shape} for x {x.shape} and axis {axis}"
             )
+        if not -x.ndim <= axes[0] < x.ndim:
+            raise ValueError(f"chainer.functions.average: axis {axes[0]} is out of range for x of shape {x.shape}")
         ax = axes[0] % x.ndim
         if weights.shape[0] != x.shape[ax]:
             raise ValueError(

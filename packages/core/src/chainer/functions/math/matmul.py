@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
@@ -98,4 +99,62 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> variab
     return y
 
 
-__all__ = ["matmul"]
+def _check_batch_matmul(transa: bool, transb: bool) -> Any:
+    def check(in_types: Any) -> None:
+        type_check._argname(in_types, ("a", "b"))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == "f",
+            a_type.dtype == b_type.dtype,
+            a_type.ndim >= 2,
+            a_type.ndim <= 3,
+            b_type.ndim >= 2,
+            b_type.ndim <= 3,
+            a_type.shape[0] == b_type.shape[0],
+        )
+        # A 2-dimensional operand (B, N) holds B column vectors (N, 1).
+        a_rows = a_type.shape[1]
+        a_cols = a_type.shape[2] if type_check.eval(a_type.ndim) == 3 else 1
+        b_rows = b_type.shape[1]
+        b_cols = b_type.shape[2] if type_check.eval(b_type.ndim) == 3 else 1
+        type_check.expect((a_rows if transa else a_cols) == (b_cols if transb else b_rows))
+
+    return check
+
+
+def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> variable.Variable:
+    """Matrix products of two batches of matrices (deprecated: use :func:`matmul`).
+
+    Args:
+        a: The left operands, ``(B, M, N)``; a 2-dimensional ``(B, N)`` array holds
+            ``B`` column vectors ``(N, 1)``.
+        b: The right operands, ``(B, N, P)``, or ``(B, N)`` for column vectors.
+        transa: Transpose each matrix of ``a`` first.
+        transb: Transpose each matrix of ``b`` first.
+
+    Returns:
+        The ``B`` products, of shape ``(B, M, P)`` (always 3-dimensional).
+
+    Example:
+        >>> a = np.ones((2, 3, 4), 'f')
+        >>> F.batch_matmul(a, np.ones((2, 4), 'f')).shape
+        (2, 3, 1)
+    """
+    from chainer.functions.array import reshape
+
+    warnings.warn(
+        "chainer.functions.batch_matmul is deprecated; use chainer.functions.matmul instead",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    a = variable.as_variable(a)
+    b = variable.as_variable(b)
+    type_check.run_check(_check_batch_matmul(transa, transb), (a.array, b.array), "BatchMatMul")
+    if a.ndim == 2:
+        a = reshape.reshape(a, a.shape + (1,))
+    if b.ndim == 2:
+        b = reshape.reshape(b, b.shape + (1,))
+    return MatMul(transa, transb).apply((a, b))[0]
+
+
+__all__ = ["batch_matmul", "matmul"]

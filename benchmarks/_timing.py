@@ -1,0 +1,27 @@
+"""Timing helpers shared by the benchmarks."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def best_of(func: Callable[[], None], *, repeat: int = 7, number: int = 20, warmup: int = 5) -> float:
+    """Best mean seconds per call over ``repeat`` rounds of ``number`` calls."""
+    for _ in range(warmup):
+        func()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            func()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def torch_or_none():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch

@@ -1,0 +1,31 @@
+"""Tables printed by the profiling hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TextIO
+
+_TIME_UNITS = (("sec", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9))
+_BYTE_UNITS = (("GB", 1024.0**3), ("MB", 1024.0**2), ("KB", 1024.0), ("B", 1.0))
+
+
+def choose_unit(values: Iterable[float], units: tuple[tuple[str, float], ...], requested: str) -> tuple[str, float]:
+    """The unit to print ``values`` in: ``requested`` if given, else the largest unit
+    in which the smallest non-zero value is at least one (``'auto'``)."""
+    table = dict(units)
+    if requested != "auto":
+        if requested not in table:
+            raise ValueError(f"unit must be 'auto' or one of {list(table)}, got {requested!r}")
+        return requested, table[requested]
+    nonzero = [v for v in values if v > 0]
+    smallest = min(nonzero) if nonzero else 0.0
+    for name, scale in units:
+        if smallest >= scale:
+            return name, scale
+    return units[-1]
+
+
+def print_table(rows: list[tuple[str, str, str]], header: tuple[str, str, str], file: TextIO) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    for row in [header, *rows]:
+        file.write(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}\n")

@@ -1,0 +1,89 @@
+"""Helpers shared by the reductions of this package (axis arguments and their checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend
+from chainer.utils import type_check
+
+
+def normalize_axis(axis: Any, where: str, allow_tuple: bool = True) -> tuple[int, ...] | None:
+    """Validate an ``axis`` argument and return it as ``None`` or a tuple of ints.
+
+    Raises:
+        TypeError: ``axis`` is neither ``None``, an int nor (if allowed) a tuple of ints.
+        ValueError: The tuple repeats a value.
+    """
+    if axis is None:
+        return None
+    if isinstance(axis, int) and not isinstance(axis, bool):
+        return (axis,)
+    if allow_tuple and isinstance(axis, (tuple, list)):
+        if all(isinstance(a, int) and not isinstance(a, bool) for a in axis):
+            if len(set(axis)) != len(axis):
+                raise ValueError(f"{where}: duplicate value in axis {tuple(axis)}")
+            return tuple(axis)
+    expected = "None, an int or a tuple of ints" if allow_tuple else "None or an int"
+    raise TypeError(f"{where}: axis must be {expected}, got {axis!r}")
+
+
+def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x") -> None:
+    """Type check: every axis is in ``[-ndim, ndim)`` and no two name the same axis."""
+    if axes is None:
+        return
+    ndim = type_check.eval(x_type.ndim)
+    for axis in axes:
+        if not -ndim <= axis < ndim:
+            raise type_check.InvalidType(
+                f"-{name}.ndim <= axis < {name}.ndim for every axis in {axes}", f"{name}.ndim is {ndim}"
+            )
+    if len({a % ndim for a in axes}) != len(axes):
+        raise type_check.InvalidType(f"axes {axes} name distinct axes of {name}", f"{name}.ndim is {ndim}")
+
+
+def reduced_axes(ndim: int, axes: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The reduced axes as sorted non-negative ints (all axes for ``None``)."""
+    if axes is None:
+        return tuple(range(ndim))
+    return tuple(sorted(a % ndim for a in axes))
+
+
+def kept_shape(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> tuple[int, ...]:
+    """``shape`` with the reduced axes set to 1 (the shape of a ``keepdims`` result)."""
+    reduced = reduced_axes(len(shape), axes)
+    return tuple(1 if i in reduced else s for i, s in enumerate(shape))
+
+
+def expect_float(x_type: Any) -> None:
+    type_check.expect(x_type.dtype.kind == "f")
+
+
+def expect_linalg_dtype(a_type: Any, name: str = "a") -> None:
+    """Linear algebra runs in float32 or float64 only (as LAPACK and cuSOLVER do)."""
+    dtype = type_check.eval(a_type.dtype)
+    if dtype.char not in "fd":
+        raise type_check.InvalidType(f"{name}.dtype in (float32, float64)", f"{name}.dtype is {dtype}")
+
+
+def first_true(mask: Any, axes: tuple[int, ...]) -> Any:
+    """Mark the first ``True`` of ``mask`` in each group of elements reduced over ``axes``
+    (first in C order over those axes); every other element becomes ``False``."""
+    ndim = mask.ndim
+    rest = tuple(i for i in range(ndim) if i not in axes)
+    perm = rest + tuple(axes)
+    moved = mask.transpose(perm)
+    flat = moved.reshape(moved.shape[: len(rest)] + (-1,))
+    xp = backend.get_array_module(mask)
+    first = flat & (xp.cumsum(flat, axis=-1) == 1)
+    inverse = [0] * ndim
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return first.reshape(moved.shape).transpose(inverse)
+
+
+def expand(v: Any, kept: tuple[int, ...], shape: tuple[int, ...]) -> Any:
+    """Differentiably broadcast a reduction result ``v`` back to the input ``shape``."""
+    from chainer.functions.array import broadcast, reshape
+
+    return broadcast.broadcast_to(reshape.reshape(v, kept), shape)

@@ -1,0 +1,88 @@
+"""Product of array elements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.functions.math import _reduction
+from chainer.utils import type_check
+
+
+class Prod(function_node.FunctionNode):
+    """Product over the given axes."""
+
+    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        x_type = in_types[0]
+        _reduction.expect_float(x_type)
+        _reduction.check_axes(x_type, self.axis)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        x = inputs[0]
+        xp = backend.get_array_module(x)
+        return (utils.force_array(xp.prod(x, axis=self.axis, keepdims=self.keepdims), x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        (y,) = self.get_retained_outputs()
+        shape = x.shape
+        kept = _reduction.kept_shape(shape, self.axis)
+        gy = _reduction.expand(grad_outputs[0], kept, shape)
+        return (gy * _product_of_others(x, y, self.axis),)
+
+
+def _product_of_others(x: variable.Variable, y: variable.Variable, axis: tuple[int, ...] | None) -> variable.Variable:
+    """For each element of ``x``, the product of the other elements of its group: the
+    derivative of the product ``y`` with respect to that element, written with
+    differentiable functions so that higher derivatives work.
+
+    Without zeros this is ``y / x``. Where a group has zeros, ``y / x`` is still right for
+    the non-zero elements (as a value and as a function of every element), and the
+    first zero gets the product of its group with itself replaced by one. Later zeros of
+    a group get 0, which is their value; only the mixed second derivative between two
+    zeros of one group is lost by that.
+    """
+    shape = x.shape
+    kept = _reduction.kept_shape(shape, axis)
+    y_full = _reduction.expand(y, kept, shape)
+    zero = x.array == 0
+    if not zero.any():
+        return y_full / x
+    dtype = x.dtype
+    nonzero = (~zero).astype(dtype)
+    first = _reduction.first_true(zero, _reduction.reduced_axes(x.ndim, axis))
+    first_f = first.astype(dtype)
+    x_safe = x * nonzero + zero.astype(dtype)
+    x_first_replaced = x * (1 - first_f) + first_f
+    with_first_replaced = _reduction.expand(prod(x_first_replaced, axis=axis, keepdims=True), kept, shape)
+    return y_full / x_safe * nonzero + with_first_replaced * first_f
+
+
+def prod(x: Any, axis: Any = None, keepdims: bool = False) -> variable.Variable:
+    """Product of array elements over the given axes.
+
+    The gradient is exact also where ``x`` has zeros (it is not computed as ``y / x``).
+
+    Args:
+        x: Input variable of a floating dtype.
+        axis: ``None`` (all elements), an int, or a tuple of ints.
+        keepdims: Keep the reduced axes with size one.
+
+    Returns:
+        The product.
+
+    Example:
+        >>> F.prod(np.array([[1., 2.], [3., 4.]], 'f'), axis=1).array
+        array([ 2., 12.], dtype=float32)
+    """
+    return Prod(_reduction.normalize_axis(axis, "chainer.functions.prod"), keepdims).apply((x,))[0]
+
+
+__all__ = ["prod"]

@@ -1,0 +1,82 @@
+import numpy
+import pytest
+import scipy.linalg
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+
+
+def _well_conditioned(shape, dtype):
+    n = shape[-1]
+    return (numpy.random.uniform(-1, 1, shape) + 2 * n * numpy.eye(n)).astype(dtype)
+
+
+def _tolerances(dtype):
+    if dtype == numpy.float32:
+        return {"atol": 1e-5, "rtol": 1e-4}, {"atol": 1e-3, "rtol": 1e-2}
+    return {"atol": 1e-10, "rtol": 1e-8}, {"atol": 1e-5, "rtol": 1e-4}
+
+
+@testing.parameterize(*testing.product({"n": [1, 3], "dtype": [numpy.float32, numpy.float64]}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestInv(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        return (_well_conditioned((self.n, self.n), self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.inv(inputs[0]),)
+
+    def forward_expected(self, inputs):
+        return (scipy.linalg.inv(inputs[0].astype(numpy.float64)).astype(self.dtype),)
+
+
+@testing.parameterize(*testing.product({"shape": [(1, 2, 2), (3, 3, 3)], "dtype": [numpy.float32, numpy.float64]}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestBatchInv(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        return (_well_conditioned(self.shape, self.dtype),)
+
+    def forward(self, inputs, device):
+        return (F.batch_inv(inputs[0]),)
+
+    def forward_expected(self, inputs):
+        return (numpy.stack([scipy.linalg.inv(m.astype(numpy.float64)) for m in inputs[0]]).astype(self.dtype),)
+
+
+def test_inv_times_input_is_identity():
+    a = _well_conditioned((4, 4), numpy.float64)
+    numpy.testing.assert_allclose(F.inv(a).array @ a, numpy.eye(4), atol=1e-12)
+
+
+@pytest.mark.parametrize("func", [F.inv, F.batch_inv])
+def test_inv_rejects_float16(func):
+    shape = (2, 2) if func is F.inv else (1, 2, 2)
+    with pytest.raises(
+        type_check.InvalidType, match=r"Expect: a\.dtype in \(float32, float64\)\nActual: a\.dtype is float16"
+    ):
+        func(numpy.eye(2, dtype=numpy.float16).reshape(shape))
+
+
+def test_inv_rejects_non_square_and_wrong_ndim():
+    with pytest.raises(type_check.InvalidType, match=r"Inv \(Forward\)[\s\S]*a\.shape\[-1\] == a\.shape\[-2\]"):
+        F.inv(numpy.ones((2, 3), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match=r"Inv \(Forward\)[\s\S]*a\.ndim == 2"):
+        F.inv(numpy.ones((2, 2, 2), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match=r"BatchInv \(Forward\)[\s\S]*a\.ndim == 3"):
+        F.batch_inv(numpy.ones((2, 2), numpy.float32))
+
+
+def test_inv_of_singular_matrix_raises():
+    with pytest.raises(numpy.linalg.LinAlgError):
+        F.inv(numpy.ones((2, 2), numpy.float64))

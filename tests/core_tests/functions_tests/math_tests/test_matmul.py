@@ -1,0 +1,170 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+
+
+def _reference_matmul(a, b):
+    """Batched matrix product from the definition (sum over the inner index), with NumPy's
+    rules for 1-dimensional operands and broadcast batch axes."""
+    a = a.astype(numpy.float64)
+    b = b.astype(numpy.float64)
+    a2 = a[None, :] if a.ndim == 1 else a
+    b2 = b[:, None] if b.ndim == 1 else b
+    batch = numpy.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    a2 = numpy.broadcast_to(a2, batch + a2.shape[-2:])
+    b2 = numpy.broadcast_to(b2, batch + b2.shape[-2:])
+    out = (a2[..., :, :, None] * b2[..., None, :, :]).sum(axis=-2)
+    if a.ndim == 1:
+        out = out[..., 0, :]
+    if b.ndim == 1:
+        out = out[..., 0]
+    return out
+
+
+def _tolerances(dtype):
+    if dtype == numpy.float16:
+        return {"atol": 1e-2, "rtol": 1e-2}, {"atol": 5e-2, "rtol": 5e-2}
+    return {"atol": 1e-6, "rtol": 1e-5}, {"atol": 1e-4, "rtol": 1e-3}
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "shapes": [
+                ((2, 3), (3, 4)),
+                ((3,), (3, 4)),
+                ((2, 3), (3,)),
+                ((3,), (3,)),
+                ((2, 2, 3), (3, 4)),
+                ((2, 1, 2, 3), (3, 3, 4)),
+                ((3,), (2, 3, 4)),
+                ((2, 2, 3), (3,)),
+            ],
+            "transa": [False, True],
+            "transb": [False, True],
+            "dtype": DTYPES,
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestMatMul(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        a_shape, b_shape = self.shapes
+        # Store transposed operands where asked (1-dimensional operands are never transposed).
+        if self.transa and len(a_shape) > 1:
+            a_shape = a_shape[:-2] + (a_shape[-1], a_shape[-2])
+        if self.transb and len(b_shape) > 1:
+            b_shape = b_shape[:-2] + (b_shape[-1], b_shape[-2])
+        a = numpy.random.uniform(-1, 1, a_shape).astype(self.dtype)
+        b = numpy.random.uniform(-1, 1, b_shape).astype(self.dtype)
+        return a, b
+
+    def forward(self, inputs, device):
+        a, b = inputs
+        return (F.matmul(a, b, transa=self.transa, transb=self.transb),)
+
+    def forward_expected(self, inputs):
+        a, b = inputs
+        if self.transa and a.ndim > 1:
+            a = numpy.swapaxes(a, -1, -2)
+        if self.transb and b.ndim > 1:
+            b = numpy.swapaxes(b, -1, -2)
+        return (numpy.asarray(_reference_matmul(a, b), self.dtype),)
+
+
+def test_matmul_operator():
+    a = chainer.Variable(numpy.array([[1.0, 2.0]], numpy.float32))
+    b = numpy.array([[3.0], [4.0]], numpy.float32)
+    numpy.testing.assert_array_equal((a @ b).array, [[11.0]])
+    numpy.testing.assert_array_equal((b @ a).array, [[3.0, 6.0], [4.0, 8.0]])
+
+
+def test_matmul_rejects_mismatched_inner_dimensions():
+    with pytest.raises(type_check.InvalidType, match=r"MatMul \(Forward\)[\s\S]*Actual: 3 != 4"):
+        F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((4, 5), numpy.float32))
+
+
+def test_matmul_rejects_mixed_dtypes_and_integers():
+    with pytest.raises(type_check.InvalidType, match=r"a\.dtype == b\.dtype"):
+        F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((3, 5), numpy.float64))
+    with pytest.raises(type_check.InvalidType, match=r"a\.dtype\.kind == f"):
+        F.matmul(numpy.ones((2, 3), numpy.int32), numpy.ones((3, 5), numpy.int32))
+
+
+def test_matmul_rejects_scalars():
+    with pytest.raises(type_check.InvalidType, match=r"a\.ndim >= 2"):
+        F.matmul(numpy.ones((), numpy.float32), numpy.ones((3, 5), numpy.float32))
+
+
+def test_matmul_rejects_unbroadcastable_batches():
+    with pytest.raises(type_check.InvalidType, match=r"can be broadcast together"):
+        F.matmul(numpy.ones((2, 2, 3), numpy.float32), numpy.ones((3, 3, 4), numpy.float32))
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            # (a shape, b shape, transa, transb); 2-D operands (B, N) are B column vectors.
+            "case": [
+                ((2, 3, 4), (2, 4, 5), False, False),
+                ((2, 4, 3), (2, 4, 5), True, False),
+                ((2, 3, 4), (2, 5, 4), False, True),
+                ((2, 4, 3), (2, 5, 4), True, True),
+                ((2, 3), (2, 3), True, False),
+                ((2, 3), (2, 4), False, True),
+                ((2, 3, 4), (2, 4), False, False),
+                ((2, 4, 3), (2, 4), True, False),
+            ],
+            "dtype": DTYPES,
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestBatchMatMul(testing.FunctionTestCase):
+    def setUp(self):
+        self.a_shape, self.b_shape, self.transa, self.transb = self.case
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        a = numpy.random.uniform(-1, 1, self.a_shape).astype(self.dtype)
+        b = numpy.random.uniform(-1, 1, self.b_shape).astype(self.dtype)
+        return a, b
+
+    def forward(self, inputs, device):
+        a, b = inputs
+        with pytest.warns(DeprecationWarning, match="batch_matmul is deprecated"):
+            return (F.batch_matmul(a, b, transa=self.transa, transb=self.transb),)
+
+    def forward_expected(self, inputs):
+        a, b = inputs
+        a = a if a.ndim == 3 else a[:, :, None]
+        b = b if b.ndim == 3 else b[:, :, None]
+        if self.transa:
+            a = a.transpose(0, 2, 1)
+        if self.transb:
+            b = b.transpose(0, 2, 1)
+        return (numpy.asarray(_reference_matmul(a, b), self.dtype),)
+
+
+def test_batch_matmul_rejects_bad_shapes():
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(type_check.InvalidType, match=r"BatchMatMul \(Forward\)[\s\S]*a\.ndim <= 3"):
+            F.batch_matmul(numpy.ones((2, 3, 4, 5), numpy.float32), numpy.ones((2, 5), numpy.float32))
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(type_check.InvalidType, match=r"a\.shape\[0\] == b\.shape\[0\]"):
+            F.batch_matmul(numpy.ones((2, 3, 4), numpy.float32), numpy.ones((3, 4), numpy.float32))
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(type_check.InvalidType, match=r"Actual: 4 != 3"):
+            F.batch_matmul(numpy.ones((2, 3, 4), numpy.float32), numpy.ones((2, 3), numpy.float32))

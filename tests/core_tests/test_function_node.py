@@ -1,0 +1,311 @@
+"""FunctionNode and old-style Function, following the docs' "Define your own function"."""
+
+import io
+
+import numpy as np
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import Function, FunctionNode, Variable, backend, gradient_check
+from chainer.function_hooks import PrintHook, TimerHook
+from chainer.utils import type_check
+
+
+class MulAdd(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, y, z = inputs
+        return (x * y + z,)
+
+    def backward(self, target_input_indexes, grad_outputs):
+        x, y = self.get_retained_inputs()
+        (gw,) = grad_outputs
+        return y * gw, x * gw, gw
+
+
+class ExpAdd(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        xp = backend.get_array_module(*inputs)
+        x, y = inputs
+        return (xp.exp(x) + xp.exp(y),)
+
+    def backward(self, target_input_indexes, grad_outputs):
+        x, y = self.get_retained_inputs()
+        (gz,) = grad_outputs
+        return gz * F.exp(x), gz * F.exp(y)
+
+
+class OldMulAdd(Function):
+    def forward(self, inputs):
+        x, y, z = inputs
+        return (x * y + z,)
+
+    def backward(self, inputs, grad_outputs):
+        x, y, z = inputs
+        (gw,) = grad_outputs
+        return y * gw, x * gw, gw
+
+
+def _rand(*shape):
+    return np.random.uniform(-1, 1, shape).astype(np.float32)
+
+
+def test_docs_new_style_muladd():
+    x, y, z = (Variable(_rand(3, 2)) for _ in range(3))
+    (w,) = MulAdd().apply((x, y, z))
+    np.testing.assert_allclose(w.array, x.array * y.array + z.array)
+    w.grad = np.ones((3, 2), np.float32)
+    w.backward()
+    np.testing.assert_allclose(x.grad, y.array)
+    np.testing.assert_allclose(y.grad, x.array)
+    np.testing.assert_allclose(z.grad, np.ones((3, 2)))
+    gradient_check.check_backward(
+        lambda a, b, c: MulAdd().apply((a, b, c))[0],
+        (_rand(3, 2), _rand(3, 2), _rand(3, 2)),
+        _rand(3, 2),
+        dtype=np.float64,
+        atol=1e-4,
+        rtol=1e-3,
+    )
+
+
+def test_docs_new_style_supports_double_backprop():
+    args = (_rand(2, 2), _rand(2, 2), _rand(2, 2))
+    gradient_check.check_double_backward(
+        lambda a, b, c: MulAdd().apply((a, b, c))[0], args, _rand(2, 2), args, dtype=np.float64, atol=1e-4, rtol=1e-3
+    )
+    gradient_check.check_double_backward(
+        lambda a, b: ExpAdd().apply((a, b))[0], args[:2], _rand(2, 2), args[:2], dtype=np.float64, atol=1e-4, rtol=1e-3
+    )
+
+
+def test_docs_old_style_muladd():
+    x, y, z = (Variable(_rand(3, 2)) for _ in range(3))
+    w = OldMulAdd()(x, y, z)
+    assert isinstance(w, Variable)
+    np.testing.assert_allclose(w.array, x.array * y.array + z.array)
+    assert isinstance(w.creator, OldMulAdd)
+    w.grad = np.ones((3, 2), np.float32)
+    w.backward()
+    np.testing.assert_allclose(x.grad, y.array)
+    np.testing.assert_allclose(z.grad, np.ones((3, 2)))
+
+
+def test_old_style_refuses_second_order_instead_of_returning_zero():
+    x, y, z = (Variable(_rand(2)) for _ in range(3))
+    w = OldMulAdd()(x, y, z)
+    (gx,) = chainer.grad([F.sum(w)], [x], enable_double_backprop=True)
+    with pytest.raises(NotImplementedError, match="old-style chainer.Function"):
+        chainer.grad([F.sum(gx * gx)], [y])
+
+
+def test_apply_returns_tuple_and_accepts_arrays():
+    out = MulAdd().apply((_rand(2), _rand(2), _rand(2)))
+    assert isinstance(out, tuple) and isinstance(out[0], Variable)
+    assert out[0].creator is None  # no input requires a gradient: no graph
+
+
+def test_no_backprop_mode_records_no_graph():
+    x = Variable(_rand(3))
+    with chainer.no_backprop_mode():
+        y = x * 2
+        with chainer.force_backprop_mode():
+            z = x * 2
+    assert y.creator is None
+    assert z.creator is not None
+
+
+def test_rank_and_inputs():
+    x = Variable(_rand(2))
+    h = x * 2
+    y = h + x
+    assert h.creator.rank == 0 and y.creator.rank == 1 and y.rank == 2
+    assert y.creator.inputs[0] is h.node and y.creator.inputs[1] is x.node
+
+
+def test_forward_must_return_tuple():
+    class Bad(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+
+    with pytest.raises(TypeError, match=r"Bad.forward must return a tuple of arrays, got ndarray"):
+        Bad().apply((_rand(2),))
+
+
+def test_backward_with_wrong_gradient_shape_is_reported():
+    class BadGrad(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+        def backward(self, indexes, grad_outputs):
+            return (F.sum(grad_outputs[0]),)
+
+    x = Variable(_rand(3))
+    y = BadGrad().apply((x,))[0]
+    with pytest.raises(
+        ValueError, match=r"BadGrad.backward returned a gradient of shape \(\) for input 0, whose shape is \(3,\)"
+    ):
+        F.sum(y).backward()
+
+
+def test_forward_error_names_the_function_and_inputs():
+    class Boom(FunctionNode):
+        def forward(self, inputs):
+            raise ValueError("inner")
+
+    with pytest.raises(ValueError) as info:
+        Boom().apply((_rand(2, 3),))
+    assert "forward of Boom" in info.value.__notes__[0]
+    assert "float32 (2, 3)" in info.value.__notes__[0]
+
+
+def test_type_check_message_names_function_and_values():
+    class NeedsMatrix(FunctionNode):
+        def check_type_forward(self, in_types):
+            type_check._argname(in_types, ("x",))
+            type_check.expect(in_types[0].ndim == 2)
+
+        def forward(self, inputs):
+            return inputs
+
+    with pytest.raises(type_check.InvalidType) as info:
+        NeedsMatrix().apply((np.zeros((1, 2, 3), np.float32),))
+    message = str(info.value)
+    assert "Invalid operation is performed in: NeedsMatrix (Forward)" in message
+    assert "Expect: x.ndim == 2\nActual: 3 != 2" in message
+
+
+def test_type_check_can_be_disabled():
+    class NeedsMatrix(FunctionNode):
+        def check_type_forward(self, in_types):
+            type_check.expect(in_types[0].ndim == 2)
+
+        def forward(self, inputs):
+            return inputs
+
+    with chainer.using_config("type_check", False):
+        NeedsMatrix().apply((np.zeros(3, np.float32),))
+
+
+def test_debug_mode_names_function_producing_nan():
+    x = Variable(np.array([-1.0, 4.0], dtype=np.float32))
+    with chainer.using_config("debug", True):
+        with pytest.raises(RuntimeError, match=r"NaN is detected in the forward of log"):
+            with np.errstate(invalid="ignore"):
+                F.log(x)
+
+
+def test_debug_mode_names_function_producing_nan_in_backward():
+    class NaNGrad(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 1,)
+
+        def backward(self, indexes, grad_outputs):
+            return (Variable(np.full(2, np.nan, np.float32)),)
+
+    x = Variable(_rand(2))
+    with chainer.using_config("debug", True):
+        y = F.sum(NaNGrad().apply((x,))[0])
+        with pytest.raises(RuntimeError, match=r"NaN is detected in the backward of NaNGrad") as info:
+            y.backward()
+    assert any("The function was applied at" in note for note in getattr(info.value, "__notes__", []))
+
+
+def test_debug_mode_names_the_inner_function_of_a_backward():
+    class NaNScale(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 1,)
+
+        def backward(self, indexes, grad_outputs):
+            return (grad_outputs[0] * np.float32("nan"),)
+
+    x = Variable(_rand(2))
+    with chainer.using_config("debug", True):
+        y = F.sum(NaNScale().apply((x,))[0])
+        with pytest.raises(RuntimeError, match=r"NaN is detected in the forward of _ \* nan") as info:
+            y.backward()
+    assert "(raised in the backward of NaNScale)" in info.value.__notes__
+
+
+def test_debug_mode_reports_inf():
+    with chainer.using_config("debug", True), np.errstate(divide="ignore"):
+        with pytest.raises(RuntimeError, match=r"Inf is detected in the forward of log"):
+            F.log(Variable(np.array([0.0], np.float32)))
+
+
+def test_global_and_local_hooks():
+    x = Variable(_rand(2))
+    timer = TimerHook()
+    with timer:
+        F.sum(F.tanh(x)).backward()
+    labels = [label for label, _ in timer.call_history]
+    assert labels.count("Tanh") == 2  # forward and backward
+    assert "TanhGrad" in labels
+    assert timer.total_time() > 0
+    summary = timer.summary()
+    assert summary["Tanh"]["occurrence"] == 2
+
+    out = io.StringIO()
+    y = F.tanh(x)
+    node = y.creator
+    node.add_hook(PrintHook(file=out))
+    with pytest.raises(KeyError, match="already registered"):
+        node.add_hook(PrintHook(file=out))
+    F.sum(y).backward()
+    assert "function\tTanh" in out.getvalue() and "output gradient" in out.getvalue()
+    node.delete_hook("PrintHook")
+    assert not node.local_function_hooks
+
+
+def test_hook_names_must_be_unique_in_a_thread():
+    with TimerHook():
+        with pytest.raises(KeyError, match="already active"):
+            with TimerHook():
+                pass
+
+
+def test_retained_outputs_survive_dropping_the_output_variable():
+    x = Variable(np.array([0.5, -0.5], dtype=np.float32))
+    y = F.exp(x)
+    s = F.sum(y)
+    del y
+    s.backward()
+    np.testing.assert_allclose(x.grad, np.exp(x.array), rtol=1e-6)
+
+
+def test_backward_may_return_gradients_for_all_inputs():
+    class AllGrads(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] + inputs[1],)
+
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0], grad_outputs[0]
+
+    x = Variable(_rand(2))
+    c = Variable(_rand(2), requires_grad=False)
+    F.sum(AllGrads().apply((x, c))[0]).backward()
+    np.testing.assert_array_equal(x.grad, np.ones(2))
+    assert c.grad is None
+
+
+def test_backward_accumulate_override_receives_accumulated_gradients():
+    seen = []
+
+    class Acc(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 1,)
+
+        def backward(self, indexes, grad_outputs):
+            return (grad_outputs[0],)
+
+        def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+            seen.append(grad_inputs)
+            return super().backward_accumulate(indexes, grad_outputs, grad_inputs)
+
+    x = Variable(_rand(2))
+    y = Acc().apply((x,))[0] + x * 3
+    F.sum(y).backward()
+    np.testing.assert_array_equal(x.grad, np.full(2, 4.0))
+    assert len(seen) == 1

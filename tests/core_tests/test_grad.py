@@ -1,0 +1,76 @@
+"""chainer.grad and chainer.backward."""
+
+import numpy as np
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import Variable
+
+
+def _x():
+    return Variable(np.array([1.0, 2.0, 3.0], dtype=np.float32))
+
+
+def test_grad_returns_without_touching_grad_attributes():
+    x = _x()
+    y = F.sum(x**3)
+    (gx,) = chainer.grad([y], [x])
+    np.testing.assert_allclose(gx.array, 3 * x.array**2)
+    assert x.grad is None
+
+
+def test_grad_with_respect_to_intermediate():
+    x = _x()
+    h = x * 2
+    y = F.sum(h * h)
+    gh, gx = chainer.grad([y], [h, x])
+    np.testing.assert_allclose(gh.array, 2 * h.array)
+    np.testing.assert_allclose(gx.array, 8 * x.array)
+
+
+def test_grad_of_unconnected_input_is_none():
+    x, z = _x(), _x()
+    (gz,) = chainer.grad([F.sum(x)], [z])
+    assert gz is None
+
+
+def test_grad_set_grad_grad_inputs_and_outputs():
+    x = _x()
+    y = x * 2
+    (gx,) = chainer.grad(
+        [y], [x], grad_outputs=[np.ones(3, np.float32)], grad_inputs=[np.ones(3, np.float32)], set_grad=True
+    )
+    np.testing.assert_allclose(gx.array, np.full(3, 3.0))
+    assert x.grad_var is gx
+
+
+def test_grad_second_order():
+    x = _x()
+    y = F.sum(x**3)
+    (gx,) = chainer.grad([y], [x], enable_double_backprop=True)
+    (ggx,) = chainer.grad([F.sum(gx)], [x])
+    np.testing.assert_allclose(ggx.array, 6 * x.array)
+
+
+def test_grad_argument_errors():
+    x = _x()
+    with pytest.raises(TypeError, match=r"chainer.grad: outputs must be a tuple or list"):
+        chainer.grad(F.sum(x), [x])
+    with pytest.raises(ValueError, match=r"outputs\[0\] has 3 elements; pass grad_outputs"):
+        chainer.grad([x * 2], [x])
+
+
+def test_backward_multiple_outputs():
+    x = _x()
+    y1 = F.sum(x * 2)
+    y2 = F.sum(x * x)
+    chainer.backward([y1, y2])
+    np.testing.assert_allclose(x.grad, 2 + 2 * x.array)
+
+
+def test_backward_with_grad_outputs():
+    x = _x()
+    y = x * 3
+    chainer.backward([y], [np.array([1.0, 0.0, 2.0], np.float32)])
+    np.testing.assert_allclose(x.grad, [3.0, 0.0, 6.0])

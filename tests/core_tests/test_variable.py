@@ -1,0 +1,228 @@
+"""Variable semantics, including the printed results of the docs' "Variables and
+Derivatives" and "Higher-Order Derivatives" sections."""
+
+import copy
+import pickle
+import weakref
+
+import numpy as np
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import Variable
+
+
+def test_docs_variables_and_derivatives():
+    x_data = np.array([5], dtype=np.float32)
+    x = Variable(x_data)
+    y = x**2 - 2 * x + 1
+    np.testing.assert_array_equal(y.array, np.array([16.0], dtype=np.float32))
+    assert y.array.dtype == np.float32
+    y.backward()
+    np.testing.assert_array_equal(x.grad, np.array([8.0], dtype=np.float32))
+
+    z = 2 * x
+    y = x**2 - z + 1
+    y.backward(retain_grad=True)
+    np.testing.assert_array_equal(z.grad, np.array([-1.0], dtype=np.float32))
+
+
+def test_docs_multi_element_backward():
+    x = Variable(np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32))
+    y = x**2 - 2 * x + 1
+    y.grad = np.ones((2, 3), dtype=np.float32)
+    y.backward()
+    np.testing.assert_array_equal(x.grad, np.array([[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]], dtype=np.float32))
+
+
+def test_docs_higher_order_derivatives():
+    x = chainer.Variable(np.array([[0, 2, 3], [4, 5, 6]], dtype=np.float32))
+    y = x**3
+    y.grad = np.ones((2, 3), dtype=np.float32)
+    y.backward(enable_double_backprop=True)
+    assert repr(x.grad_var) == "variable([[  0.,  12.,  27.],\n          [ 48.,  75., 108.]])"
+    assert x.grad_var.array is x.grad
+    assert (x.grad == (3 * x**2).array).all()
+    gx = x.grad_var
+    x.cleargrad()
+    gx.grad = np.ones((2, 3), dtype=np.float32)
+    gx.backward()
+    np.testing.assert_array_equal(x.grad, np.array([[0.0, 12.0, 18.0], [24.0, 30.0, 36.0]], dtype=np.float32))
+    assert (x.grad == (6 * x).array).all()
+
+
+def test_gradients_accumulate_across_backward_calls():
+    x = Variable(np.array([1.0, 2.0], dtype=np.float32))
+    for _ in range(2):
+        y = F.sum(x * x)
+        y.backward()
+    np.testing.assert_array_equal(x.grad, 2 * 2 * x.array)
+    x.cleargrad()
+    assert x.grad is None
+
+
+def test_gradient_of_reused_variable_is_summed():
+    x = Variable(np.array([3.0], dtype=np.float32))
+    y = x * x + x  # dy/dx = 2x + 1
+    y.backward()
+    np.testing.assert_array_equal(x.grad, [7.0])
+
+
+def test_intermediate_gradients_are_released_by_default():
+    x = Variable(np.array([2.0], dtype=np.float32))
+    h = x * 3
+    y = h * h
+    y.backward()
+    assert h.grad is None
+    np.testing.assert_array_equal(x.grad, [2 * 3 * 6.0])
+
+
+def test_backward_of_multi_element_variable_without_grad_is_an_error():
+    x = Variable(np.ones((2, 2), dtype=np.float32))
+    y = x * 2
+    with pytest.raises(ValueError, match=r"4 elements and no gradient"):
+        y.backward()
+
+
+def test_backward_on_leaf_is_a_noop():
+    x = Variable(np.ones(1, dtype=np.float32))
+    x.backward()
+    assert x.grad is None
+
+
+def test_requires_grad_false_gets_no_gradient():
+    x = Variable(np.ones(3, dtype=np.float32), requires_grad=False)
+    w = Variable(np.full(3, 2.0, dtype=np.float32))
+    F.sum(x * w).backward()
+    assert x.grad is None
+    np.testing.assert_array_equal(w.grad, np.ones(3))
+
+
+def test_loss_scale_multiplies_gradients():
+    x = Variable(np.array([1.0, 2.0], dtype=np.float32))
+    F.sum(x * x).backward(loss_scale=8.0)
+    np.testing.assert_array_equal(x.grad, 8.0 * 2 * x.array)
+
+
+def test_grad_setter_validates_shape_and_dtype():
+    x = Variable(np.ones((2, 3), dtype=np.float32))
+    with pytest.raises(ValueError, match=r"gradient has shape \(3,\) but the variable has shape \(2, 3\)"):
+        x.grad = np.ones(3, dtype=np.float32)
+    with pytest.raises(TypeError, match="dtype float64 but the variable has dtype float32"):
+        x.grad = np.ones((2, 3), dtype=np.float64)
+
+
+def test_constructor_rejects_non_arrays():
+    with pytest.raises(TypeError, match=r"chainer.Variable: expected an array .* got list"):
+        Variable([1, 2, 3])
+    with pytest.raises(TypeError, match="got float"):
+        Variable(1.0)
+
+
+def test_properties():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = Variable(a, name="x")
+    assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6 and x.dtype == np.float32
+    assert len(x) == 2
+    assert x.array is a and x.data is a
+    assert x.name == "x" and x.node.name == "x"
+    assert x.label == "(2, 3), float32"
+    assert x.xp is np
+    assert x.device == chainer.get_device("@numpy")
+    np.testing.assert_array_equal(x.T.array, a.T)
+    np.testing.assert_array_equal(x.reshape(3, 2).array, a.reshape(3, 2))
+    np.testing.assert_array_equal(x.reshape((6,)).array, a.reshape(6))
+    np.testing.assert_array_equal(x.transpose(1, 0).array, a.T)
+    assert Variable(np.array([4.0])).item() == 4.0
+    assert str(Variable(np.array([1.0, 2.0], np.float32))) == "variable([1. 2.])"
+
+
+def test_comparison_is_refused():
+    x = Variable(np.ones(1, np.float32))
+    with pytest.raises(NotImplementedError, match="compare the arrays"):
+        x < x  # noqa: B015
+    assert x in [x]  # identity still works
+    assert len({x, x}) == 1
+
+
+def test_unchain_backward_stops_gradients():
+    x = Variable(np.array([1.0], dtype=np.float32))
+    h = x * 2
+    y = h * 3
+    h.unchain_backward()
+    y.backward()
+    assert x.grad is None
+    assert h.creator is None
+
+
+def test_unchain_cuts_only_above():
+    x = Variable(np.array([1.0], dtype=np.float32))
+    h = x * 2
+    y = h * 3
+    h.unchain()
+    y.backward(retain_grad=True)
+    assert x.grad is None
+    np.testing.assert_array_equal(h.grad, [3.0])
+
+
+def test_intermediate_array_is_freed_when_variable_is_dropped():
+    x = Variable(np.ones(4, dtype=np.float32))
+    h = x + 1  # AddConstant retains nothing
+    ref = weakref.ref(h.array) if hasattr(h.array, "__weakref__") else None
+    y = h * 2
+    del h
+    if ref is not None:
+        assert ref() is None
+    y.grad = np.ones(4, np.float32)
+    y.backward()
+    np.testing.assert_array_equal(x.grad, np.full(4, 2.0))
+
+
+def test_zerograd_addgrad_copydata():
+    x = Variable(np.array([1.0, 2.0], dtype=np.float32))
+    x.zerograd()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.0])
+    other = Variable(np.array([5.0, 6.0], dtype=np.float32))
+    other.grad = np.array([1.0, 1.0], dtype=np.float32)
+    x.addgrad(other)
+    x.addgrad(other)
+    np.testing.assert_array_equal(x.grad, [2.0, 2.0])
+    x.copydata(other)
+    np.testing.assert_array_equal(x.array, [5.0, 6.0])
+
+
+def test_pickle_and_deepcopy_drop_the_graph():
+    x = Variable(np.array([1.0], dtype=np.float32), name="x")
+    y = x * 2
+    y.grad = np.array([1.0], np.float32)
+    for clone in (pickle.loads(pickle.dumps(y)), copy.deepcopy(y)):
+        assert clone.creator is None
+        np.testing.assert_array_equal(clone.array, [2.0])
+        np.testing.assert_array_equal(clone.grad, [1.0])
+
+
+def test_debug_print_and_summary():
+    x = Variable(np.array([1.0, 3.0], dtype=np.float32), name="w")
+    text = x.debug_print()
+    assert "mean=2.00000000" in text and "std=1.00000000" in text and "grad: None" in text
+    assert x.summary() == "'w' (2), float32"  # Chainer's label format: no trailing comma
+
+
+def test_as_variable_and_as_array():
+    a = np.ones(2, np.float32)
+    v = chainer.as_variable(a)
+    assert isinstance(v, Variable) and not v.requires_grad and v.array is a
+    assert chainer.as_variable(v) is v
+    assert chainer.as_array(v) is a and chainer.as_array(a) is a
+
+
+def test_retained_input_variable_is_recreated_after_release():
+    x = Variable(np.array([2.0, 3.0], dtype=np.float32))
+    h = x * 1.0
+    y = h * h  # Mul retains both inputs
+    del h
+    (gx,) = chainer.grad([F.sum(y)], [x], enable_double_backprop=True)
+    np.testing.assert_array_equal(gx.array, 2 * x.array)
+    (ggx,) = chainer.grad([F.sum(gx)], [x])
+    np.testing.assert_array_equal(ggx.array, [2.0, 2.0])
