@@ -8,30 +8,32 @@ import chainer
 import chainer.functions as F
 from chainer import optimizer, optimizer_hooks, optimizers
 from chainer.optimizer import GradientMethod, Hyperparameter, UpdateRule
+from chainer.testing import attr
 
 
-class TwoParamLink:
-    """A stand-in for a link with two parameters ('/l/W' and '/l/b')."""
+class Inner(chainer.Link):
+    def __init__(self, dtype, b):
+        super().__init__()
+        with self.init_scope():
+            self.W = chainer.Parameter(numpy.array([[1.0, -2.0], [0.5, 3.0]], dtype))
+            self.b = chainer.Parameter(numpy.array(b, dtype))
 
-    def __init__(self, dtype=numpy.float32):
-        self.W = chainer.Parameter(numpy.array([[1.0, -2.0], [0.5, 3.0]], dtype), name="W")
-        self.b = chainer.Parameter(numpy.array([0.25, -0.5], dtype), name="b")
 
-    def params(self, include_uninit=True):
-        yield self.W
-        yield self.b
+class TwoParamLink(chainer.Chain):
+    """A chain with one child 'l' holding two parameters ('/l/W' and '/l/b')."""
 
-    def namedparams(self, include_uninit=True):
-        yield "/l/W", self.W
-        yield "/l/b", self.b
+    def __init__(self, dtype=numpy.float32, b=(0.25, -0.5)):
+        super().__init__()
+        with self.init_scope():
+            self.l = Inner(dtype, b)
 
-    def cleargrads(self):
-        for p in self.params():
-            p.cleargrad()
+    @property
+    def W(self):
+        return self.l.W
 
-    def zerograds(self):
-        for p in self.params():
-            p.zerograd()
+    @property
+    def b(self):
+        return self.l.b
 
 
 def quadratic_loss(link):
@@ -369,8 +371,7 @@ def test_parameters_without_grad_get_zero_grads_and_frozen_ones_stay():
 
 
 def test_shared_gradient_arrays_are_separated_before_in_place_hooks():
-    link = TwoParamLink(numpy.float64)
-    link.b = chainer.Parameter(numpy.array([[3.0, 4.0], [5.0, 6.0]]))
+    link = TwoParamLink(numpy.float64, b=[[3.0, 4.0], [5.0, 6.0]])
     opt = optimizers.SGD(lr=1.0).setup(link)
     opt.add_hook(optimizer_hooks.WeightDecay(1.0))
     shared = numpy.ones((2, 2))
@@ -384,8 +385,7 @@ def test_shared_gradient_arrays_are_separated_before_in_place_hooks():
 
 def test_sum_of_parameters_with_weight_decay():
     # Backprop of W + b hands the same gradient array to both parameters.
-    link = TwoParamLink(numpy.float64)
-    link.b = chainer.Parameter(numpy.array([[3.0, 4.0], [5.0, 6.0]]))
+    link = TwoParamLink(numpy.float64, b=[[3.0, 4.0], [5.0, 6.0]])
     opt = optimizers.SGD(lr=0.5).setup(link)
     opt.add_hook(optimizer_hooks.WeightDecay(0.1))
     W0, b0 = link.W.array.copy(), link.b.array.copy()
@@ -714,3 +714,114 @@ def test_top_level_names():
     assert chainer.GradientMethod is GradientMethod
     assert chainer.UpdateRule is UpdateRule
     assert chainer.optimizers is optimizers and chainer.optimizer_hooks is optimizer_hooks
+
+
+# -- with real link hierarchies -------------------------------------------------------
+
+
+class Affine(chainer.Link):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        with self.init_scope():
+            self.W = chainer.Parameter(numpy.arange(n_in * n_out, dtype=numpy.float32).reshape(n_out, n_in) / 10)
+            self.b = chainer.Parameter(numpy.zeros(n_out, numpy.float32))
+
+    def forward(self, x):
+        return F.matmul(x, self.W, transb=True) + self.b
+
+
+class MLP(chainer.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = Affine(3, 4)
+            self.l2 = Affine(4, 2)
+
+    def forward(self, x):
+        return self.l2(F.tanh(self.l1(x)))
+
+
+class Wrapper(chainer.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.predictor = MLP()
+
+    def forward(self, x):
+        return F.sum(self.predictor(x) ** 2)
+
+
+def test_serialized_keys_follow_the_link_hierarchy():
+    model = Wrapper()
+    opt = optimizers.Adam().setup(model)
+    x = numpy.ones((2, 3), numpy.float32)
+    opt.update(model, x)
+    saved = {}
+    opt.serialize(DictSerializer(saved))
+    expected = {"t", "epoch"}
+    for layer in ("l1", "l2"):
+        for p in ("W", "b"):
+            expected |= {f"predictor/{layer}/{p}/{k}" for k in ("t", "m", "v")}
+    assert set(saved) == expected
+
+
+def test_disable_update_freezes_a_sub_link():
+    model = Wrapper()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    model.predictor.l1.disable_update()
+    assert not model.predictor.l1.update_enabled and model.predictor.l2.update_enabled
+    W1, W2 = model.predictor.l1.W.array.copy(), model.predictor.l2.W.array.copy()
+    opt.update(model, numpy.ones((2, 3), numpy.float32))
+    numpy.testing.assert_array_equal(model.predictor.l1.W.array, W1)
+    assert not numpy.array_equal(model.predictor.l2.W.array, W2)
+    model.predictor.l1.enable_update()
+    opt.update(model, numpy.ones((2, 3), numpy.float32))
+    assert not numpy.array_equal(model.predictor.l1.W.array, W1)
+
+
+class LazyAffine(chainer.Link):
+    def __init__(self, n_out):
+        super().__init__()
+        with self.init_scope():
+            self.W = chainer.Parameter(chainer.initializers.One())
+
+    def forward(self, x):
+        if self.W.array is None:
+            self.W.initialize((2, x.shape[1]))
+        return F.matmul(x, self.W, transb=True)
+
+
+def test_lazily_initialized_parameters():
+    model = LazyAffine(2)
+    opt = optimizers.MomentumSGD(lr=0.1, momentum=0.5).setup(model)
+    assert model.W.update_rule is not None and model.W.update_rule.state is None
+    opt.reallocate_cleared_grads()  # skips the uninitialized parameter
+    x = numpy.array([[1.0, 2.0, 3.0]], numpy.float32)
+    opt.update(lambda: F.sum(model(x)))
+    numpy.testing.assert_allclose(model.W.array, 1 - 0.1 * numpy.broadcast_to(x, (2, 3)))
+    assert model.W.update_rule.state["v"].shape == (2, 3)
+
+
+@attr.gpu
+@pytest.mark.parametrize("name", optimizers.__all__)
+@pytest.mark.parametrize("fp32_update", [False, True])
+def test_gpu_matches_cpu(name, fp32_update):
+    import cupy
+
+    def run(device):
+        model = Wrapper()
+        model.to_device(device)
+        opt = getattr(optimizers, name)().setup(model)
+        opt.add_hook(optimizer_hooks.WeightDecay(1e-3))
+        opt.add_hook(optimizer_hooks.GradientClipping(1.0))
+        if fp32_update:
+            opt.use_fp32_update()
+        x = model.device.send(numpy.linspace(-1, 1, 6, dtype=numpy.float32).reshape(2, 3))
+        for _ in range(3):
+            opt.update(model, x)
+        return {k: chainer.backends.cuda.to_cpu(p.array) for k, p in model.namedparams()}
+
+    cpu, gpu = run("@numpy"), run("@cupy:0")
+    assert cupy.cuda.runtime.getDeviceCount() >= 1
+    for k in cpu:
+        numpy.testing.assert_allclose(gpu[k], cpu[k], rtol=1e-5, atol=1e-6)

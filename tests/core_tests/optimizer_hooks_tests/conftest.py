@@ -4,26 +4,15 @@ import pytest
 import chainer
 
 
-class ParamsLink:
-    """A stand-in link holding the given parameters, named '/p0', '/p1', ..."""
+class ParamsLink(chainer.Link):
+    """A link holding the given arrays as parameters p0, p1, ... (``ps`` in order)."""
 
     def __init__(self, *arrays):
-        self.ps = [chainer.Parameter(numpy.array(a)) for a in arrays]
-
-    def params(self, include_uninit=True):
-        yield from self.ps
-
-    def namedparams(self, include_uninit=True):
-        for i, p in enumerate(self.ps):
-            yield f"/p{i}", p
-
-    def cleargrads(self):
-        for p in self.ps:
-            p.cleargrad()
-
-    def zerograds(self):
-        for p in self.ps:
-            p.zerograd()
+        super().__init__()
+        with self.init_scope():
+            for i, a in enumerate(arrays):
+                setattr(self, f"p{i}", chainer.Parameter(numpy.array(a)))
+        self.ps = [getattr(self, f"p{i}") for i in range(len(arrays))]
 
 
 def sgd_step(hook, arrays, grads, lr=1.0, loss_scale=None, as_rule_hook=False):

@@ -22,23 +22,13 @@ def grad(w):
     return A * w + B
 
 
-class OneParamLink:
-    """The smallest object an optimizer accepts as its target: one parameter ``w``."""
+class OneParamLink(chainer.Link):
+    """A link with one parameter ``w``."""
 
     def __init__(self, w):
-        self.w = chainer.Parameter(w, name="w")
-
-    def params(self, include_uninit=True):
-        yield self.w
-
-    def namedparams(self, include_uninit=True):
-        yield "/w", self.w
-
-    def cleargrads(self):
-        self.w.cleargrad()
-
-    def zerograds(self):
-        self.w.zerograd()
+        super().__init__()
+        with self.init_scope():
+            self.w = chainer.Parameter(w)
 
 
 def loss(link):
