@@ -303,6 +303,9 @@ def test_rule_loads_an_empty_state_lazily():
     assert fresh.state is None
     with pytest.raises(KeyError):
         CountingRule().serialize(DictDeserializer({"t": 3}))
+    never_updated = CountingRule()
+    never_updated.serialize(DictDeserializer({"t": 0}))
+    assert never_updated.state is None
     disabled = CountingRule()
     disabled.enabled = False
     disabled.serialize(DictDeserializer({"t": 3}))

@@ -248,11 +248,13 @@ class UpdateRule:
             try:
                 value = serializer(key, None)
             except KeyError:
-                if self.enabled:
+                # A rule that never updated (frozen, or saved before the first update)
+                # saved no state; any other missing key is a mismatch worth reporting.
+                if self.enabled and self.t > 0:
                     raise
                 value = None
             if value is None:
-                # Nothing saved (the rule had not updated yet): create the state lazily.
+                # No state saved: it is created at the next update.
                 return
             loaded[key] = value
         self._state = loaded
