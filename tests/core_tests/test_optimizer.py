@@ -247,6 +247,15 @@ def test_rule_divides_by_the_loss_scale_of_backward():
     assert p._loss_scale is None
 
 
+def test_float16_gradient_with_a_scale_beyond_float16_range():
+    rule = optimizers.sgd.SGDRule(lr=1.0)
+    p = chainer.Parameter(numpy.zeros(1, numpy.float16))
+    p.grad = numpy.array([24576.0], numpy.float16)
+    p._loss_scale = 2.0**17  # 131072 overflows float16
+    rule.update(p)
+    assert p.array[0] == numpy.float16(-24576.0 / 2**17)
+
+
 def test_fp32_update_keeps_a_float32_master_copy():
     # Steps far below float16's resolution at 1.0 (about 1e-3) accumulate in the master.
     rule = optimizers.sgd.SGDRule(lr=1e-4)

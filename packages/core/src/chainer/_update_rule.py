@@ -141,8 +141,7 @@ class UpdateRule:
             return
         scale = param._loss_scale
         if scale is not None:
-            # Out of place: the gradient array may be shared with another variable.
-            param.grad = param.grad / param.grad.dtype.type(scale)
+            param.grad = _unscaled(param.grad, scale)
             param._loss_scale = None
         elif self._pre_update_hooks and not is_own_array(param.grad):
             param.grad = param.grad.copy()  # hooks write into the gradient
@@ -187,7 +186,11 @@ class UpdateRule:
         state = self._state
         for key, value in state.items():
             # Arrays of a loaded state live on the CPU until the first update.
-            if value is not None and not isinstance(value, (int, float)) and not device.is_array_supported(value):
+            if (
+                hasattr(value, "shape")
+                and not isinstance(value, numpy.generic)
+                and not device.is_array_supported(value)
+            ):
                 state[key] = device.send(value)
 
     def init_state(self, param: variable.Variable) -> None:
@@ -267,6 +270,14 @@ class UpdateRule:
         dummy = numpy.zeros(1, dtype=numpy.float32)
         probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
         return list(probe._state)
+
+
+def _unscaled(grad: Any, scale: float) -> Any:
+    # Out of place: the gradient array may be shared with another variable. float16 is
+    # divided in float32, where any scale (and its reciprocal) is representable.
+    if grad.dtype == numpy.float16:
+        return (grad.astype(numpy.float32) / numpy.float32(scale)).astype(numpy.float16)
+    return grad / grad.dtype.type(scale)
 
 
 def is_own_array(array: Any) -> bool:
