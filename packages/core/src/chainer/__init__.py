@@ -38,6 +38,9 @@ from chainer import (
     initializers,
     link,
     link_hook,
+    optimizer,
+    optimizer_hooks,
+    optimizers,
     sequential,
     utils,
     variable,
@@ -53,6 +56,7 @@ from chainer.function_node import FunctionNode
 from chainer.initializer import Initializer
 from chainer.link import Chain, ChainList, Link
 from chainer.link_hook import LinkHook
+from chainer.optimizer import GradientMethod, Optimizer, UpdateRule
 from chainer.plugins import hookimpl
 from chainer.sequential import Sequential
 from chainer.variable import Variable, as_array, as_variable
