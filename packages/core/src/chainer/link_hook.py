@@ -76,7 +76,11 @@ class LinkHook:
         if self.name in hooks:
             raise KeyError(f"LinkHook: a hook named {self.name!r} is already active in this thread")
         hooks[self.name] = self
-        self.added(None)
+        try:
+            self.added(None)
+        except BaseException:
+            del hooks[self.name]
+            raise
         return self
 
     def __exit__(self, *_: Any) -> None:
