@@ -6,6 +6,7 @@ import pytest
 import chainer
 from chainer import backend, device_resident
 from chainer.backends import _chainerx
+from chainer.testing import attr
 
 
 class FakeArray:
@@ -182,3 +183,24 @@ def test_legacy_to_cpu_override_is_called_once():
     assert calls == [root.a, root.a]
     root.a.to_cpu()  # called directly: the override runs once, no recursion
     assert len(calls) == 3
+
+
+@attr.gpu
+def test_to_gpu_and_back():
+    import cupy
+
+    model = Parent()
+    model.child.W.grad = numpy.full((2, 3), 2.0, numpy.float32)
+    assert model.to_gpu() is model
+    assert isinstance(model.device, backend.GpuDevice) and model.xp is cupy
+    assert isinstance(model.child.W.array, cupy.ndarray) and isinstance(model.child.W.grad, cupy.ndarray)
+    assert isinstance(model.child.mean, cupy.ndarray)
+    model.child.u.initialize((4,))
+    assert isinstance(model.child.u.array, cupy.ndarray)
+    model.to_device("@numpy")
+    assert type(model.child.W.array) is numpy.ndarray and type(model.child.mean) is numpy.ndarray
+    numpy.testing.assert_array_equal(model.child.W.grad, numpy.full((2, 3), 2.0))
+    model.to_gpu(0)
+    assert model.device == chainer.get_device("@cupy:0")
+    model.to_cpu()
+    assert model.device == backend.CpuDevice()

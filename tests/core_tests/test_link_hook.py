@@ -146,3 +146,25 @@ def test_failing_added_does_not_leave_the_hook_active():
         with Refusing():
             pass
     assert chainer.link_hook.get_link_hooks() == {}
+
+
+def test_global_hook_in_another_thread_does_not_apply_here():
+    import threading
+
+    log = []
+    entered, release = threading.Event(), threading.Event()
+
+    def worker():
+        with Recorder("other-thread", log):
+            entered.set()
+            release.wait(5)
+
+    t = threading.Thread(target=worker)
+    t.start()
+    entered.wait(5)
+    try:
+        assert Double()(2) == 4
+    finally:
+        release.set()
+        t.join()
+    assert [entry[0] for entry in log] == ["added", "deleted"]

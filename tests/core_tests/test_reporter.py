@@ -8,6 +8,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import Reporter, report, report_scope
+from chainer.testing import attr
 
 
 class Model(chainer.Chain):
@@ -279,3 +280,18 @@ def test_summary_loads_a_chainer7_layout(tmp_path):
     mean, std = summary.make_statistics()
     assert mean == pytest.approx(2.0)
     assert std == pytest.approx(numpy.std([1.0, 2.0, 3.0]))
+
+
+@attr.gpu
+def test_summary_of_gpu_values_stays_on_gpu():
+    import cupy
+
+    values = numpy.random.uniform(-1, 1, 10).astype(numpy.float32)
+    summary = chainer.DictSummary()
+    for v in values:
+        summary.add({"loss": cupy.asarray(v), "var": chainer.Variable(cupy.asarray(v))})
+    stats = summary.make_statistics()
+    assert isinstance(stats["loss"], cupy.ndarray)
+    expected = values.astype(numpy.float64)
+    assert float(stats["loss"]) == pytest.approx(expected.mean(), rel=1e-12)
+    assert float(stats["var.std"]) == pytest.approx(expected.std(), rel=1e-9)

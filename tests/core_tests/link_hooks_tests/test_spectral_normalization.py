@@ -6,6 +6,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import link_hooks
+from chainer.testing import attr
 
 
 class Linear(chainer.Link):
@@ -187,3 +188,16 @@ def test_name_and_custom_weight():
     assert "sn_v" in link.local_link_hooks and "V_u" in link._persistent
     out = link()
     assert _sigma_max(out.array) == pytest.approx(1.0, rel=1e-5)
+
+
+@attr.gpu
+def test_on_gpu_matches_svd():
+    link = Linear(6, 4)
+    W = link.W.array.copy()
+    link.add_hook(link_hooks.SpectralNormalization(n_power_iteration=100, eps=1e-20))
+    link.to_gpu()
+    x = numpy.random.standard_normal((3, 6))
+    y = link(link.xp.asarray(x))
+    expected = x @ (W / _sigma_max(W)).T + chainer.backends.cuda.to_cpu(link.b.array)
+    numpy.testing.assert_allclose(chainer.backends.cuda.to_cpu(y.array), expected, rtol=1e-8, atol=1e-8)
+    assert isinstance(link.W_u, type(link.W.array))

@@ -13,6 +13,7 @@ import pytest
 import chainer
 from chainer import serializers
 from chainer.serializers import _safe_npy
+from chainer.testing import attr
 
 
 def _forward(model):
@@ -442,3 +443,21 @@ def test_user_serialize_code_expecting_arrays_still_loads(tmp_path):
     serializers.load_npz(path, dst)
     numpy.testing.assert_array_equal(dst.order, numpy.arange(4))
     assert dst.history == '["a"]'
+
+
+@attr.gpu
+def test_gpu_model_round_trip(tmp_path, model, h):
+    import cupy
+
+    _forward(model)
+    expected = h.snapshot(model)
+    model.to_gpu()
+    path = tmp_path / "gpu.npz"
+    serializers.save_npz(path, model)
+    target = h.Classifier(h.MLP())
+    target.to_gpu()
+    serializers.load_npz(path, target)
+    assert isinstance(target.predictor.l2.W.array, cupy.ndarray)  # initialized on its device
+    assert isinstance(target.predictor.bn.avg_mean, cupy.ndarray)
+    target.to_cpu()
+    h.assert_same_state(h.snapshot(target), expected)

@@ -24,6 +24,7 @@ from chainer import _parameter, backend, device_resident, initializers, link_hoo
 
 _Parameter = _parameter.Parameter
 _hook_state = link_hook._state
+_active_global_hooks = link_hook._active_global_hooks
 _COPY_MODES = ("share", "copy", "init")
 
 
@@ -90,6 +91,7 @@ class Link(device_resident.DeviceResident):
         object.__setattr__(self, "_params", set())
         object.__setattr__(self, "_persistent", set())
         object.__setattr__(self, "_within_init_scope", False)
+        object.__setattr__(self, "_local_link_hooks", None)
         object.__setattr__(self, "name", None)
         for name, value in params.items():
             shape, dtype = _shape_and_dtype(name, value)
@@ -433,13 +435,22 @@ class Link(device_resident.DeviceResident):
     # -- calling ---------------------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _active_global_hooks[0] or self._local_link_hooks:
+            return self._call_with_hooks(args, kwargs)
         try:
             forward = self.forward  # type: ignore[attr-defined]
         except AttributeError:
             raise TypeError(f"{type(self).__name__} is not callable: it defines no forward() method") from None
-        if not _hook_state.link_hooks and not self._local_link_hooks:
-            return forward(*args, **kwargs)
+        return forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            forward = self.forward  # type: ignore[attr-defined]
+        except AttributeError:
+            raise TypeError(f"{type(self).__name__} is not callable: it defines no forward() method") from None
         hooks = [*_hook_state.link_hooks.values(), *(self._local_link_hooks or {}).values()]
+        if not hooks:
+            return forward(*args, **kwargs)
         pre = link_hook._ForwardPreprocessCallbackArgs(self, "forward", args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre)

@@ -13,6 +13,10 @@ class _HookState(threading.local):
 
 _state = _HookState()
 
+# Number of ``with hook:`` blocks active in any thread. Links read this process-wide
+# counter (cheap) before the thread-local dict (dearer) on every call.
+_active_global_hooks = [0]
+
 
 def get_link_hooks() -> dict[str, LinkHook]:
     """The link hooks active in the current thread (``with hook:``), by name."""
@@ -81,11 +85,15 @@ class LinkHook:
         except BaseException:
             del hooks[self.name]
             raise
+        _active_global_hooks[0] += 1
         return self
 
     def __exit__(self, *_: Any) -> None:
-        self.deleted(None)
-        del _state.link_hooks[self.name]
+        try:
+            self.deleted(None)
+        finally:
+            del _state.link_hooks[self.name]
+            _active_global_hooks[0] -= 1
 
     def added(self, link: Any) -> None:
         """Called when the hook is registered: ``link`` is the link of ``add_hook``, or
