@@ -461,3 +461,31 @@ def test_gpu_model_round_trip(tmp_path, model, h):
     assert isinstance(target.predictor.bn.avg_mean, cupy.ndarray)
     target.to_cpu()
     h.assert_same_state(h.snapshot(target), expected)
+
+
+def test_failed_load_leaves_string_and_scalar_persistents_unchanged(tmp_path):
+    link = chainer.Link()
+    link.add_persistent("label", "old")
+    link.add_persistent("count", 1)
+    link.add_persistent("zz_missing", numpy.zeros(2))
+    path = tmp_path / "partial.npz"
+    numpy.savez(path, label=numpy.asarray("new"), count=numpy.asarray(5))
+    with pytest.raises(KeyError, match="'zz_missing'"):
+        serializers.load_npz(path, link)
+    assert link.label == "old" and link.count == 1
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_mutated_none_payloads_are_accepted_only_if_they_still_mean_none(protocol):
+    # Whatever the checker accepts must unpickle (here, in the test only) to array(None).
+    rng = numpy.random.RandomState(protocol)  # fixed: the test must be reproducible
+    payload = pickle.dumps(numpy.asarray(None), protocol=protocol)
+    for _ in range(400):
+        mutated = bytearray(payload)
+        for position in rng.randint(0, len(mutated), size=rng.randint(1, 4)):
+            mutated[position] = rng.randint(0, 256)
+        if _safe_npy.is_pickled_none(bytes(mutated)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                value = pickle.loads(bytes(mutated))
+            assert value.dtype == object and value.shape == () and value[()] is None

@@ -16,6 +16,7 @@ _state = _HookState()
 # Number of ``with hook:`` blocks active in any thread. Links read this process-wide
 # counter (cheap) before the thread-local dict (dearer) on every call.
 _active_global_hooks = [0]
+_count_lock = threading.Lock()
 
 
 def get_link_hooks() -> dict[str, LinkHook]:
@@ -85,7 +86,8 @@ class LinkHook:
         except BaseException:
             del hooks[self.name]
             raise
-        _active_global_hooks[0] += 1
+        with _count_lock:
+            _active_global_hooks[0] += 1
         return self
 
     def __exit__(self, *_: Any) -> None:
@@ -93,7 +95,8 @@ class LinkHook:
             self.deleted(None)
         finally:
             del _state.link_hooks[self.name]
-            _active_global_hooks[0] -= 1
+            with _count_lock:
+                _active_global_hooks[0] -= 1
 
     def added(self, link: Any) -> None:
         """Called when the hook is registered: ``link`` is the link of ``add_hook``, or

@@ -12,6 +12,7 @@ object array is refused.
 from __future__ import annotations
 
 import io
+import pickle
 import pickletools
 from typing import Any
 
@@ -40,23 +41,26 @@ _NONE_PICKLE = (
 )
 
 
-class _Global(tuple):  # type: ignore[type-arg]
-    """A ``module.name`` reference found in a pickle (never imported)."""
+# Symbolic values are tuples tagged with private sentinels, so that no tuple a pickle can
+# build (its items are only strings, numbers, None and containers) ever equals one.
+_GLOBAL = object()  # (_GLOBAL, module, name): a reference, never imported
+_CALL = object()  # (_CALL, callable, args): a call, never made
+_BUILD = object()  # (_BUILD, obj, state): a __setstate__, never run
 
 
-class _Call(tuple):  # type: ignore[type-arg]
-    """``callable(*args)`` found in a pickle (never called)."""
+def _global(module: str, name: str) -> tuple[Any, ...]:
+    return (_GLOBAL, module, name)
 
 
-class _Build(tuple):  # type: ignore[type-arg]
-    """``obj.__setstate__(state)`` found in a pickle (never run)."""
-
-
-_RECONSTRUCT = {_Global(("numpy.core.multiarray", "_reconstruct")), _Global(("numpy._core.multiarray", "_reconstruct"))}
-_NDARRAY = _Global(("numpy", "ndarray"))
-_DTYPE = _Global(("numpy", "dtype"))
-_CODECS_ENCODE = _Global(("_codecs", "encode"))
+_RECONSTRUCT = (_global("numpy.core.multiarray", "_reconstruct"), _global("numpy._core.multiarray", "_reconstruct"))
+_NDARRAY = _global("numpy", "ndarray")
+_DTYPE = _global("numpy", "dtype")
+_CODECS_ENCODE = _global("_codecs", "encode")
 _OBJECT_DTYPE_STATE = (3, "|", None, None, None, -1, -1, 63)
+
+
+def _tagged(value: Any, tag: object) -> bool:
+    return isinstance(value, tuple) and len(value) == 3 and value[0] is tag
 
 
 class _NotNone(Exception):
@@ -76,18 +80,25 @@ def _evaluate(payload: bytes) -> Any:
                 return items
         raise _NotNone
 
-    for opcode, arg, _ in pickletools.genops(payload):
+    for opcode, arg, position in pickletools.genops(payload):
         name = opcode.name
-        if name in ("PROTO", "FRAME"):
+        if name == "PROTO":
+            if not 2 <= int(arg) <= pickle.HIGHEST_PROTOCOL:
+                raise _NotNone
+            continue
+        if name == "FRAME":
+            # One frame holding the rest of the pickle (1 opcode byte + 8 length bytes).
+            if position + 9 + int(arg) != len(payload):
+                raise _NotNone
             continue
         if name == "GLOBAL":
             module, _, attr = arg.partition(" ")
-            stack.append(_Global((module, attr)))
+            stack.append(_global(module, attr))
         elif name == "STACK_GLOBAL":
             attr, module = stack.pop(), stack.pop()
             if not (isinstance(module, str) and isinstance(attr, str)):
                 raise _NotNone
-            stack.append(_Global((module, attr)))
+            stack.append(_global(module, attr))
         elif name in ("SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE"):
             stack.append(str(arg))
         elif name in ("SHORT_BINBYTES", "BINBYTES", "BINBYTES8"):
@@ -135,10 +146,10 @@ def _evaluate(payload: bytes) -> Any:
             stack.append(memo[int(arg)])
         elif name == "REDUCE":
             args, func = stack.pop(), stack.pop()
-            stack.append(_Call((func, args)))
+            stack.append((_CALL, func, args))
         elif name == "BUILD":
             state, obj = stack.pop(), stack.pop()
-            stack.append(_Build((obj, state)))
+            stack.append((_BUILD, obj, state))
         elif name == "STOP":
             if len(stack) != 1:
                 raise _NotNone
@@ -150,7 +161,7 @@ def _evaluate(payload: bytes) -> Any:
 
 def _normalize_bytes(value: Any) -> Any:
     # Protocol 2 cannot encode bytes natively and writes _codecs.encode('b', 'latin1').
-    if isinstance(value, _Call) and value[0] == _CODECS_ENCODE and value[1] == ("b", "latin1"):
+    if _tagged(value, _CALL) and value[1] == _CODECS_ENCODE and value[2] == ("b", "latin1"):
         return b"b"
     return value
 
@@ -162,12 +173,13 @@ def is_pickled_none(payload: bytes) -> bool:
         return False
     try:
         value = _evaluate(payload)
-    except (_NotNone, ValueError, IndexError, KeyError, TypeError, EOFError):
+    except Exception:
+        # Malformed pickles fail to parse in many ways; none of them is None.
         return False
-    if not (isinstance(value, _Build) and isinstance(value[0], _Call)):
+    if not (_tagged(value, _BUILD) and _tagged(value[1], _CALL)):
         return False
-    (func, args), state = value
-    if func not in _RECONSTRUCT or not isinstance(args, tuple) or len(args) != 3:
+    _, (_, func, args), state = value
+    if not any(func == r for r in _RECONSTRUCT) or not isinstance(args, tuple) or len(args) != 3:
         return False
     if args[0] != _NDARRAY or args[1] != (0,) or _normalize_bytes(args[2]) != b"b":
         return False
@@ -176,9 +188,9 @@ def is_pickled_none(payload: bytes) -> bool:
     version, shape, dtype, fortran, data = state
     if version != 1 or shape != () or fortran is not False or data != [None] or data[0] is not None:
         return False
-    if not (isinstance(dtype, _Build) and isinstance(dtype[0], _Call)):
+    if not (_tagged(dtype, _BUILD) and _tagged(dtype[1], _CALL)):
         return False
-    (dtype_func, dtype_args), dtype_state = dtype
+    _, (_, dtype_func, dtype_args), dtype_state = dtype
     return dtype_func == _DTYPE and dtype_args == ("O8", False, True) and dtype_state == _OBJECT_DTYPE_STATE
 
 
