@@ -185,6 +185,16 @@ def test_loads_numpy1_none_entries(tmp_path, protocol):
     assert link.W.array is None and link.state is None
 
 
+def test_written_none_is_what_numpy1_writes():
+    # NumPy 1.x pickles array(None) with protocol 3 and the numpy.core module path.
+    assert _safe_npy._NONE_PICKLE == _numpy1_none_payload(3)
+    header = _safe_npy.none_npy_bytes()[: -len(_safe_npy._NONE_PICKLE)]
+    stream = io.BytesIO(header)
+    assert numpy.lib.format.read_magic(stream) == (1, 0)
+    shape, fortran_order, dtype = numpy.lib.format.read_array_header_1_0(stream)
+    assert (shape, fortran_order, dtype) == ((), False, numpy.dtype(object))
+
+
 @pytest.mark.parametrize("protocol", [2, 3, 4, 5])
 def test_is_pickled_none_accepts_every_protocol(protocol):
     assert _safe_npy.is_pickled_none(pickle.dumps(numpy.asarray(None), protocol=protocol))
