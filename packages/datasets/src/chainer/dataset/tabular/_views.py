@@ -15,15 +15,10 @@ class Slice(tabular_dataset.TabularDataset):
         self._dataset = dataset
         where = f"{type(dataset).__name__}.slice"
         self._rows = _utils.resolve_rows(indices, len(dataset), where)
-        if keys is None:
-            self._key_indices: tuple[int, ...] | None = None
-            self._mode = dataset.mode
-        else:
-            self._key_indices, single = _utils.resolve_keys(keys, dataset.keys, where)
-            if single:
-                self._mode = None
-            else:
-                self._mode = dataset.mode if dataset.mode is not None else tuple
+        self._single = False
+        self._key_indices: tuple[int, ...] | None = None
+        if keys is not None:
+            self._key_indices, self._single = _utils.resolve_keys(keys, dataset.keys, where)
         self._length = _utils.count(self._rows, len(dataset))
 
     def __len__(self) -> int:
@@ -38,7 +33,10 @@ class Slice(tabular_dataset.TabularDataset):
 
     @property
     def mode(self) -> Any:
-        return self._mode
+        if self._single:
+            return None
+        mode = self._dataset.mode  # asked only now: a transform learns its mode from its output
+        return tuple if mode is None and self._key_indices is not None else mode
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
         rows = _utils.compose(self._rows, _utils.resolve_rows(indices, self._length, "Slice.get_examples"))
