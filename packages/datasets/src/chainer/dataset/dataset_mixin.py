@@ -31,6 +31,14 @@ def is_batch_index(index: Any) -> bool:
     return isinstance(index, (slice, list, numpy.ndarray))
 
 
+def take(dataset: Any, index: Any) -> Any:
+    """``dataset[index]``, where a list or array ``index`` also works on a Python list or
+    tuple (which do not accept one)."""
+    if isinstance(dataset, (list, tuple)) and isinstance(index, (list, numpy.ndarray)):
+        return [dataset[i] for i in index]
+    return dataset[index]
+
+
 class DatasetMixin:
     """Default implementation of dataset indexing.
 
