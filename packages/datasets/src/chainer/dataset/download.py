@@ -32,6 +32,18 @@ from typing import Any, TypeVar
 
 from chainer.dataset import _filelock, _sources
 
+__all__ = [
+    "ChecksumError",
+    "DownloadError",
+    "cache_or_load_file",
+    "cached_download",
+    "get_dataset_directory",
+    "get_dataset_root",
+    "override_checksums",
+    "set_dataset_mirror",
+    "set_dataset_root",
+]
+
 _T = TypeVar("_T")
 
 _ROOT_ENV = "CHAINER_DATASET_ROOT"
