@@ -26,11 +26,6 @@ class Iterator:
     An iterator is a context manager that finalizes itself on exit.
     """
 
-    epoch: int
-    epoch_detail: float
-    previous_epoch_detail: float | None
-    is_new_epoch: bool
-
     def __iter__(self) -> Iterator:
         return self
 

@@ -56,7 +56,7 @@ def retrieve(name: str, directory: str, split: str, caller: str) -> dict[str, nu
     def creator(temp_path: str) -> dict[str, numpy.ndarray]:
         image_file, label_file = _SPLITS[split]
         raw = _convert(download.fetch(name, image_file, caller), download.fetch(name, label_file, caller), caller)
-        numpy.savez_compressed(temp_path, **raw)
+        numpy.savez_compressed(temp_path, **raw)  # type: ignore[arg-type]
         return raw
 
     return download.cache_or_load_file(path, creator, download.load_npz)

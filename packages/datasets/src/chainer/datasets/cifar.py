@@ -80,7 +80,7 @@ def _retrieve(name: str, caller: str) -> dict[str, numpy.ndarray]:
             "test_x": test_x.reshape(-1, 3072),
             "test_y": test_y.reshape(-1),
         }
-        numpy.savez_compressed(temp_path, **raw)
+        numpy.savez_compressed(temp_path, **raw)  # type: ignore[arg-type]
         return raw
 
     return download.cache_or_load_file(path, creator, download.load_npz)

@@ -140,7 +140,7 @@ class _ReopeningReader:
         return self._current().readline(*args)
 
     def readinto(self, buffer: Any) -> int:
-        return self._current().readinto(buffer)
+        return self._current().readinto(buffer)  # type: ignore[attr-defined]
 
     def peek(self, *args: Any) -> bytes:
         return self._current().peek(*args)  # type: ignore[attr-defined]

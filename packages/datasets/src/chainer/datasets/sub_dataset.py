@@ -11,6 +11,8 @@ import numpy
 
 from chainer.dataset import dataset_mixin
 
+Order = Sequence[int] | numpy.ndarray
+
 
 def _as_int(value: Any, name: str, where: str) -> int:
     if isinstance(value, bool):
@@ -41,7 +43,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         ['e', 'd', 'c']
     """
 
-    def __init__(self, dataset: Any, start: int, finish: int, order: Sequence[int] | None = None) -> None:
+    def __init__(self, dataset: Any, start: int, finish: int, order: Order | None = None) -> None:
         start = _as_int(start, "start", "SubDataset")
         finish = _as_int(finish, "finish", "SubDataset")
         n = len(dataset) if order is None else len(order)
@@ -71,7 +73,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         return self._dataset[i]
 
 
-def split_dataset(dataset: Any, split_at: int, order: Sequence[int] | None = None) -> tuple[SubDataset, SubDataset]:
+def split_dataset(dataset: Any, split_at: int, order: Order | None = None) -> tuple[SubDataset, SubDataset]:
     """Splits a dataset into two subsets.
 
     Args:
@@ -112,7 +114,7 @@ def split_dataset_random(dataset: Any, first_size: int, seed: int | None = None)
     return split_dataset(dataset, first_size, order)
 
 
-def split_dataset_n(dataset: Any, n: int, order: Sequence[int] | None = None) -> list[SubDataset]:
+def split_dataset_n(dataset: Any, n: int, order: Order | None = None) -> list[SubDataset]:
     """Splits a dataset into ``n`` subsets of ``len(dataset) // n`` examples each.
 
     Subset ``i`` holds the positions ``[i * s, (i + 1) * s)`` (of ``order``, if given),
@@ -150,7 +152,7 @@ def split_dataset_n_random(dataset: Any, n: int, seed: int | None = None) -> lis
 
 
 def get_cross_validation_datasets(
-    dataset: Any, n_folds: int | None = None, order: Sequence[int] | None = None, **kwargs: Any
+    dataset: Any, n_folds: int | None = None, order: Order | None = None, **kwargs: Any
 ) -> list[tuple[SubDataset, SubDataset]]:
     """Creates a set of training/test splits for cross validation.
 

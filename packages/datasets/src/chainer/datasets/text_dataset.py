@@ -48,8 +48,12 @@ class TextDataset(dataset_mixin.DatasetMixin):
         newline: Any = None,
         filter_func: Callable[..., bool] | None = None,
     ) -> None:
-        self._single = isinstance(paths, (str, os.PathLike))
-        self._paths = [os.fspath(paths)] if self._single else [os.fspath(p) for p in paths]
+        if isinstance(paths, (str, os.PathLike)):
+            self._single = True
+            self._paths = [os.fspath(paths)]
+        else:
+            self._single = False
+            self._paths = [os.fspath(p) for p in paths]
         if not self._paths:
             raise ValueError("TextDataset: no paths are given")
         n = len(self._paths)

@@ -60,7 +60,7 @@ def _pack(example: Any, segment: Any, offset: int, slot_size: int) -> tuple[Any,
         lengths = []
         position = offset
         for raw in raws:
-            segment.buf[position : position + raw.nbytes] = raw
+            segment.buf[position : position + raw.nbytes] = raw  # type: ignore[index]
             position += raw.nbytes
             lengths.append(raw.nbytes)
         return ("shm", data, lengths, total)
@@ -131,7 +131,7 @@ class SharedSegment:
         buffers = []
         for n in lengths:
             # A copy: the slot is reused by a later batch, and arrays must be writable.
-            buffers.append(bytearray(self.memory.buf[position : position + n]))
+            buffers.append(bytearray(self.memory.buf[position : position + n]))  # type: ignore[index]
             position += n
         return pickle.loads(data, buffers=buffers)
 
@@ -155,7 +155,8 @@ class _Worker:
         self.conn = conn
         self.outstanding: dict[tuple[int, int], list[int]] = {}
         self.assigned = 0
-        self.retiring = False
+        self.retiring = False  # told to stop after its tasks; already replaced
+        self.broken = False  # its pipe failed: it is dead, poll() will clean up
 
 
 def _describe_exit(code: int | None) -> str:
@@ -208,10 +209,20 @@ class WorkerPool:
         self._workers.append(_Worker(process, parent_conn))
 
     def submit(self, batch_id: int, chunk_id: int, indices: list[int], slots: list[int], segment: Any) -> None:
-        active = [w for w in self._workers if not w.retiring]
-        worker = min(active, key=lambda w: len(w.outstanding))
         name, slot_size = (segment.name, segment.slot_size) if segment is not None else (None, 0)
-        worker.conn.send((batch_id, chunk_id, indices, slots, name, slot_size))
+        task = (batch_id, chunk_id, indices, slots, name, slot_size)
+        while True:
+            active = [w for w in self._workers if not (w.retiring or w.broken)]
+            if not active:
+                self._start_worker()
+                continue
+            worker = min(active, key=lambda w: len(w.outstanding))
+            try:
+                worker.conn.send(task)
+                break
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                # It died since the last poll: poll() reports its lost tasks and replaces it.
+                worker.broken = True
         worker.outstanding[batch_id, chunk_id] = indices
         worker.assigned += 1
         if self._maxtasks is not None and worker.assigned >= self._maxtasks:

@@ -131,9 +131,10 @@ class MultiprocessIterator(_state.StatefulIterator):
         self.dataset = dataset
         self.batch_size = _state.check_batch_size(batch_size, "MultiprocessIterator")
         self.n_processes = _optional_positive_int(n_processes, "n_processes") or os.cpu_count() or 1
-        self.n_prefetch = _optional_positive_int(n_prefetch, "n_prefetch")
-        if self.n_prefetch is None:
+        prefetch = _optional_positive_int(n_prefetch, "n_prefetch")
+        if prefetch is None:
             raise TypeError("MultiprocessIterator: n_prefetch must be a positive int, got None")
+        self.n_prefetch: int = prefetch
         if shared_mem is not None:
             if isinstance(shared_mem, bool) or not isinstance(shared_mem, int) or shared_mem < 0:
                 raise ValueError(
@@ -160,6 +161,7 @@ class MultiprocessIterator(_state.StatefulIterator):
         self._ids = itertools.count()
         self._segment: _worker_pool.SharedSegment | None = None
         self._largest_buffer = 0
+        self._planned: _state.State  # the state after the batches in flight
         self.reset()
 
     # ------------------------------------------------------------------ scheduling

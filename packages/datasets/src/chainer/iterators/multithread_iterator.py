@@ -55,6 +55,7 @@ class MultithreadIterator(_state.StatefulIterator):
         sampler = _state.choose_order_sampler(shuffle, order_sampler, "MultithreadIterator")
         self._planner = _state.Planner(len(dataset), self.batch_size, bool(repeat), sampler, "MultithreadIterator")
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._planned: _state.State  # the state after the batches in flight
         self._pending: collections.deque[tuple[list[concurrent.futures.Future[list[Any]]], _state.State]] = (
             collections.deque()
         )

@@ -107,7 +107,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
 
     def get_example(self, i: int) -> Any:
         i = dataset_mixin.normalize_index(self, i, len(self))
-        columns = self.get_examples(numpy.array([i], dtype=numpy.int64), None)
+        columns = self.get_examples([i], None)
         return self._pack(tuple(column[0] for column in columns))
 
     def __getitem__(self, index: Any) -> Any:
@@ -115,7 +115,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
             return self.get_example(index)
         rows = _utils.resolve_rows(index, len(self), type(self).__name__)
         columns = self.get_examples(_utils.as_argument(rows), None)
-        n = len(rows)
+        n = _utils.count(rows, len(self))
         return [self._pack(tuple(column[j] for column in columns)) for j in range(n)]
 
     def __iter__(self) -> Any:
