@@ -99,7 +99,7 @@ def test_shared_memory_sizes_give_the_same_data(make, shared_mem):
 
 
 def test_automatic_shared_memory_grows_with_examples(make):
-    ds = [numpy.zeros(10)] * 4 + [numpy.zeros(5000)] * 4
+    ds = [numpy.zeros(10) for _ in range(4)] + [numpy.zeros(5000) for _ in range(4)]
     it = make(ds, 2, shuffle=False, n_processes=1)
     run(it, 2)
     small = it._segment.slot_size

@@ -51,20 +51,24 @@ def _attach(segments: dict[str, shared_memory.SharedMemory], name: str | None) -
     return segment
 
 
-def _pack(example: Any, segment: Any, offset: int, slot_size: int) -> tuple[Any, ...]:
+def _pack(examples: list[Any], segment: Any, offset: int, capacity: int) -> tuple[Any, ...]:
+    """Pickle the examples of a chunk; their large buffers go to ``segment`` at ``offset``
+    if they fit in ``capacity`` bytes. The last item is the size of those buffers per
+    example (the main process sizes its shared memory from it)."""
     buffers: list[pickle.PickleBuffer] = []
-    data = pickle.dumps(example, protocol=5, buffer_callback=buffers.append)
+    data = pickle.dumps(examples, protocol=5, buffer_callback=buffers.append)
     raws = [b.raw() for b in buffers]
     total = sum(r.nbytes for r in raws)
-    if segment is not None and total <= slot_size:
+    per_example = -(-total // max(1, len(examples)))
+    if segment is not None and total <= capacity:
         lengths = []
         position = offset
         for raw in raws:
-            segment.buf[position : position + raw.nbytes] = raw  # type: ignore[index]
+            segment.buf[position : position + raw.nbytes] = raw
             position += raw.nbytes
             lengths.append(raw.nbytes)
-        return ("shm", data, lengths, total)
-    return ("pipe", pickle.dumps(example, protocol=5), total)
+        return ("shm", data, lengths, per_example)
+    return ("pipe", pickle.dumps(examples, protocol=5), per_example)
 
 
 def _error_payload(exc: BaseException, index: int) -> tuple[bytes, str, int]:
@@ -95,13 +99,14 @@ def worker_main(dataset: Any, conn: Any) -> None:
                 return
             if task is None:
                 return
-            batch_id, chunk_id, indices, slots, segment_name, slot_size = task
+            batch_id, chunk_id, indices, first_slot, segment_name, slot_size = task
             segment = _attach(segments, segment_name)
-            packed = []
             index = -1
             try:
-                for index, slot in zip(indices, slots):
-                    packed.append(_pack(dataset[index], segment, slot * slot_size, slot_size))
+                examples = []
+                for index in indices:
+                    examples.append(dataset[index])
+                packed = _pack(examples, segment, first_slot * slot_size, len(indices) * slot_size)
                 conn.send(("ok", batch_id, chunk_id, packed))
             except BaseException as exc:
                 conn.send(("error", batch_id, chunk_id, _error_payload(exc, index)))
@@ -123,15 +128,19 @@ class SharedSegment:
         self.memory = shared_memory.SharedMemory(create=True, size=max(1, n_slots * slot_size))
         self.name = self.memory.name
 
-    def unpack(self, packed: tuple[Any, ...], slot: int) -> Any:
+    def unpack(self, packed: tuple[Any, ...], first_slot: int) -> list[Any]:
+        """The examples of a chunk whose buffers start at slot ``first_slot``."""
         if packed[0] == "pipe":
             return pickle.loads(packed[1])
         _, data, lengths, _ = packed
-        position = slot * self.slot_size
+        start = first_slot * self.slot_size
+        # One copy of the chunk's buffers: the slots are reused by a later batch, and the
+        # arrays must be writable. The arrays of the chunk share this memory.
+        arena = memoryview(bytearray(self.memory.buf[start : start + sum(lengths)]))  # type: ignore[index]
         buffers = []
+        position = 0
         for n in lengths:
-            # A copy: the slot is reused by a later batch, and arrays must be writable.
-            buffers.append(bytearray(self.memory.buf[position : position + n]))  # type: ignore[index]
+            buffers.append(arena[position : position + n])
             position += n
         return pickle.loads(data, buffers=buffers)
 
@@ -145,7 +154,7 @@ class SharedSegment:
                 pass
 
 
-def unpack_without_segment(packed: tuple[Any, ...]) -> Any:
+def unpack_without_segment(packed: tuple[Any, ...]) -> list[Any]:
     return pickle.loads(packed[1])
 
 
@@ -208,9 +217,9 @@ class WorkerPool:
         child_conn.close()
         self._workers.append(_Worker(process, parent_conn))
 
-    def submit(self, batch_id: int, chunk_id: int, indices: list[int], slots: list[int], segment: Any) -> None:
+    def submit(self, batch_id: int, chunk_id: int, indices: list[int], first_slot: int, segment: Any) -> None:
         name, slot_size = (segment.name, segment.slot_size) if segment is not None else (None, 0)
-        task = (batch_id, chunk_id, indices, slots, name, slot_size)
+        task = (batch_id, chunk_id, indices, first_slot, name, slot_size)
         while True:
             active = [w for w in self._workers if not (w.retiring or w.broken)]
             if not active:

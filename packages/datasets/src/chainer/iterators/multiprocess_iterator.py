@@ -23,7 +23,7 @@ class _Batch:
         self.after = after
         self.segment = segment
         self.first_slot = first_slot
-        self.examples: list[Any] = [None] * n_examples
+        self.chunks: list[Any] = []  # the packed examples of each chunk, when received
         self.chunk_starts: list[int] = []
         self.remaining = 0
         self.error: tuple[Any, ...] | None = None
@@ -212,9 +212,9 @@ class MultiprocessIterator(_state.StatefulIterator):
         size = -(-len(indices) // self.n_processes)
         for chunk_id, start in enumerate(range(0, len(indices), size)):
             chunk = indices[start : start + size]
-            slots = list(range(first_slot + start, first_slot + start + len(chunk)))
-            pool.submit(batch_id, chunk_id, chunk, slots, segment)
+            pool.submit(batch_id, chunk_id, chunk, first_slot + start, segment)
             batch.chunk_starts.append(start)
+            batch.chunks.append(None)
             batch.remaining += 1
         self._pending.append(batch)
         self._by_id[batch_id] = batch
@@ -254,10 +254,8 @@ class MultiprocessIterator(_state.StatefulIterator):
             if batch.error is None:
                 batch.error = (kind, payload)
             return
-        start = batch.chunk_starts[chunk_id]
-        for k, packed in enumerate(payload):
-            batch.largest_buffer = max(batch.largest_buffer, packed[-1])
-            batch.examples[start + k] = packed
+        batch.chunks[chunk_id] = payload
+        batch.largest_buffer = max(batch.largest_buffer, payload[-1])
 
     def _wait(self, batch: _Batch) -> None:
         pool = self._pool()
@@ -310,12 +308,12 @@ class MultiprocessIterator(_state.StatefulIterator):
 
     def _unpack(self, batch: _Batch) -> list[Any]:
         segment = batch.segment
-        out = []
-        for position, packed in enumerate(batch.examples):
+        out: list[Any] = []
+        for start, packed in zip(batch.chunk_starts, batch.chunks):
             if segment is None or packed[0] == "pipe":
-                out.append(_worker_pool.unpack_without_segment(packed))
+                out.extend(_worker_pool.unpack_without_segment(packed))
             else:
-                out.append(segment.unpack(packed, batch.first_slot + position))
+                out.extend(segment.unpack(packed, batch.first_slot + start))
         return out
 
     # ------------------------------------------------------------------ the rest
