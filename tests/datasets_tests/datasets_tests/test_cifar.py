@@ -42,7 +42,9 @@ def serve(file_server, archive_name, archive, members):
     server = file_server({f"/c/{archive_name}": archive})
     dataset.set_dataset_mirror("cifar", server.url + "/c")
     sums = {f"cifar/{archive_name}": hashlib.md5(archive).hexdigest()}
-    sums.update({f"cifar/{name}": hashlib.md5(data).hexdigest() for name, data in members.items() if "meta" not in name})
+    sums.update(
+        {f"cifar/{name}": hashlib.md5(data).hexdigest() for name, data in members.items() if "meta" not in name}
+    )
     return server, sums
 
 
@@ -77,7 +79,9 @@ def test_cifar100_uses_fine_labels(file_server, dataset_root):
     rng = numpy.random.default_rng(1)
     contents, members = {}, {}
     for name, n in (("train", 4), ("test", 2)):
-        contents[name], members[f"cifar-100-python/{name}"] = batch(rng, n, [("fine_labels", 100), ("coarse_labels", 20)])
+        contents[name], members[f"cifar-100-python/{name}"] = batch(
+            rng, n, [("fine_labels", 100), ("coarse_labels", 20)]
+        )
     archive = tar_gz(members)
     _, sums = serve(file_server, "cifar-100-python.tar.gz", archive, members)
     with dataset.override_checksums(sums):
@@ -102,7 +106,9 @@ def test_a_member_that_fails_its_checksum_is_never_unpickled(file_server, cifar1
     dataset.set_dataset_mirror("cifar", server.url + "/c")
     # The archive is "trusted" here; its member still has to match the published MD5.
     with dataset.override_checksums({"cifar/cifar-10-python.tar.gz": hashlib.md5(archive).hexdigest()}):
-        with pytest.raises(dataset.ChecksumError, match="cifar-10-batches-py/data_batch_1 .* has MD5 .*expected c99cafc1"):
+        with pytest.raises(
+            dataset.ChecksumError, match="cifar-10-batches-py/data_batch_1 .* has MD5 .*expected c99cafc1"
+        ):
             datasets.get_cifar10()
     assert not marker.exists()
     assert not (dataset_root / "pfnet/chainer/cifar/cifar-10.npz").exists()

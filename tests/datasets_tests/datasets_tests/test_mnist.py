@@ -101,7 +101,9 @@ def test_file_with_wrong_checksum_is_refused_and_not_cached(file_server, mnist_l
     files, _ = mnist_like()
     expected = checksums_of("mnist", files)
     tampered = dict(files)
-    tampered["train-images-idx3-ubyte.gz"] = files["train-images-idx3-ubyte.gz"][:-1] + bytes([files["train-images-idx3-ubyte.gz"][-1] ^ 0xFF])
+    tampered["train-images-idx3-ubyte.gz"] = files["train-images-idx3-ubyte.gz"][:-1] + bytes(
+        [files["train-images-idx3-ubyte.gz"][-1] ^ 0xFF]
+    )
     server = file_server({f"/m/{name}": data for name, data in tampered.items()})
     dataset.set_dataset_mirror("mnist", server.url + "/m")
     with dataset.override_checksums(expected):

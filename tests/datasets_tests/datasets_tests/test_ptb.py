@@ -87,5 +87,7 @@ def test_override_checksum_applies_to_ptb(served):
 def test_words_outside_the_vocabulary_are_reported(file_server):
     server = file_server({f"/p/{name}": data for name, data in files(train=" the cat \n").items()})
     dataset.set_dataset_mirror("ptb", server.url + "/p")
-    with pytest.raises(ValueError, match=r"ptb.valid.txt has words that are not in the training vocabulary: \['dog', 'sat'\]"):
+    with pytest.raises(
+        ValueError, match=r"ptb.valid.txt has words that are not in the training vocabulary: \['dog', 'sat'\]"
+    ):
         datasets.get_ptb_words()

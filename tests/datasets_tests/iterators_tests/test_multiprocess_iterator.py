@@ -80,7 +80,9 @@ def test_without_repeat(make):
 
 
 def test_examples_round_trip_and_are_writable(make):
-    examples = [({"a": numpy.full((2, 2), i, numpy.float64), "s": f"x{i}"}, [i, None], numpy.int16(i)) for i in range(6)]
+    examples = [
+        ({"a": numpy.full((2, 2), i, numpy.float64), "s": f"x{i}"}, [i, None], numpy.int16(i)) for i in range(6)
+    ]
     it = make(examples, 3, shuffle=False, n_processes=2, shared_mem=1 << 16)
     batch = it.next()
     for i, (d, lst, scalar) in enumerate(batch):
@@ -133,7 +135,9 @@ def test_dead_worker_is_reported_not_waited_for(make):
     it = make(ds, 4, shuffle=False, n_processes=2, dataset_timeout=None)
     assert it.next() == [0] * 4
     start = time.monotonic()
-    with pytest.raises(RuntimeError, match=r"worker process \d+ exited with code 3 while loading the examples \[[\d, ]*5"):
+    with pytest.raises(
+        RuntimeError, match=r"worker process \d+ exited with code 3 while loading the examples \[[\d, ]*5"
+    ):
         it.next()
     assert time.monotonic() - start < 10
     assert it.current_position == 4

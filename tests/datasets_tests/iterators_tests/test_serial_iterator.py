@@ -145,7 +145,9 @@ def test_serialize_rejects_inconsistent_state(serializers):
     _, Deserializer = serializers
     it = iterators.SerialIterator(list(range(4)), 2, shuffle=False)
     with pytest.raises(ValueError, match="current_position 9 is outside the dataset of 4 examples"):
-        it.serialize(Deserializer({"current_position": 9, "epoch": 0, "is_new_epoch": False, "previous_epoch_detail": -1.0}))
+        it.serialize(
+            Deserializer({"current_position": 9, "epoch": 0, "is_new_epoch": False, "previous_epoch_detail": -1.0})
+        )
 
 
 def test_state_attributes_are_settable():
