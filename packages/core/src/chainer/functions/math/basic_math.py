@@ -49,12 +49,14 @@ def _classify(value: Any, like: Any) -> Any:
     if isinstance(value, bool):
         return int(value)
     if _is_scalar(value):
-        return value
+        # A NumPy scalar becomes the Python number of the same value: constants then
+        # combine in double precision (1 / c, log(c), c - 1) and do not promote the result.
+        return value.item() if isinstance(value, numpy.generic) else value
     if isinstance(value, numpy.ndarray) or backend._entry_for_array_type(type(value)) is not None:
         if value.dtype.kind == "c":
             return NotImplemented
         if value.ndim == 0 and isinstance(value, numpy.ndarray):
-            return value[()]
+            return value.item()
         if like is not None and value.dtype != like.dtype:
             value = value.astype(like.dtype, copy=False)
         return _Variable(value, requires_grad=False)
@@ -220,6 +222,24 @@ class MulConstant(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return (grad_outputs[0] * self.value,)
+
+
+class DivByConstant(function_node.FunctionNode):
+    # True division rather than a product with 1 / c: the result is correctly rounded,
+    # as NumPy's x / c, and x / 0 gives infinities instead of a ZeroDivisionError.
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"_ / {_const_label(self.value)}"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (_as_array(x / self.value, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (DivByConstant(self.value).apply(grad_outputs)[0],)
 
 
 class Div(function_node.FunctionNode):
@@ -474,7 +494,7 @@ def div(self: Any, rhs: Any) -> variable.Variable:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
         return Div().apply((self, rhs_c))[0]
-    return MulConstant(1.0 / rhs_c).apply((self,))[0]
+    return DivByConstant(rhs_c).apply((self,))[0]
 
 
 def rdiv(self: Any, lhs: Any) -> variable.Variable:
