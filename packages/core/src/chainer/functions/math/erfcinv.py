@@ -48,8 +48,8 @@ def erfcinv(x: Any) -> variable.Variable:
         ImportError: SciPy is not installed and ``x`` is on CPU.
 
     Example:
-        >>> F.erfcinv(np.array([1.], 'f')).array
-        array([0.], dtype=float32)
+        >>> F.erfcinv(np.array([0.5], 'f')).array
+        array([0.47693628], dtype=float32)
     """
     return ErfcInv().apply((x,))[0]
 
