@@ -253,6 +253,7 @@ def test_floordiv_values_and_no_gradient():
         (x // 2, [3.0, -4.0, 3.0]),
         (15 // d, [7.0, 7.0, -8.0]),
         (x // numpy.full(3, 2.0), [3.0, -4.0, 3.0]),
+        (numpy.full(3, 15.0) // d, [7.0, 7.0, -8.0]),
     ):
         assert y.dtype == numpy.float32
         assert numpy.array_equal(y.array, numpy.array(expected, numpy.float32))
@@ -314,6 +315,19 @@ def test_numpy_scalar_constants_are_used_in_double_precision():
     c = numpy.float16(0.7)
     (gx,) = chainer.grad([c**x], [x], grad_outputs=[numpy.ones(1)])
     testing.assert_allclose(gx.array, numpy.array([float(c) * numpy.log(float(c))]), atol=0, rtol=1e-15)
+
+
+@pytest.mark.parametrize("op", sorted(WITH_CONSTANT))
+def test_an_array_operand_can_broadcast_the_variable(op):
+    # The result takes the broadcast shape; the gradient is summed back to x's shape.
+    x = chainer.Variable(numpy.array([0.5, 2.0]))
+    a = numpy.array([[1.0, 2.0], [0.5, 1.5], [2.0, 0.25]])
+    y = WITH_CONSTANT[op](x, a)
+    assert y.shape == (3, 2)
+    (gx,) = chainer.grad([y], [x], grad_outputs=[numpy.ones((3, 2))])
+    eps = 1e-6
+    numerical = (WITH_CONSTANT[op](x.array + eps, a) - WITH_CONSTANT[op](x.array - eps, a)).sum(axis=0) / (2 * eps)
+    testing.assert_allclose(gx.array, numerical, atol=1e-8, rtol=1e-6)
 
 
 # -- F.add ----------------------------------------------------------------------------------------
