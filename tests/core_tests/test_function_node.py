@@ -309,3 +309,23 @@ def test_backward_accumulate_override_receives_accumulated_gradients():
     F.sum(y).backward()
     np.testing.assert_array_equal(x.grad, np.full(2, 4.0))
     assert len(seen) == 1
+
+
+def test_forward_that_changes_config_does_not_lose_the_graph():
+    """A forward applying other functions under another configuration must still record
+    its own node (the per-thread configuration snapshot is refreshed inside forward)."""
+
+    class InnerNoBackprop(FunctionNode):
+        def forward(self, inputs):
+            with chainer.no_backprop_mode():
+                F.exp(chainer.Variable(inputs[0]))
+            return (inputs[0] * 2,)
+
+        def backward(self, indexes, grad_outputs):
+            return (grad_outputs[0] * 2,)
+
+    x = Variable(_rand(2))
+    y = InnerNoBackprop().apply((x,))[0]
+    assert y.creator is not None
+    F.sum(y).backward()
+    np.testing.assert_array_equal(x.grad, np.full(2, 2.0))

@@ -38,7 +38,14 @@ from chainer import (
     initializers,
     link,
     link_hook,
+    link_hooks,
+    optimizer,
+    optimizer_hooks,
+    optimizers,
+    reporter,
     sequential,
+    serializer,
+    serializers,
     utils,
     variable,
 )
@@ -53,8 +60,11 @@ from chainer.function_node import FunctionNode
 from chainer.initializer import Initializer
 from chainer.link import Chain, ChainList, Link
 from chainer.link_hook import LinkHook
+from chainer.optimizer import GradientMethod, Optimizer, UpdateRule
 from chainer.plugins import hookimpl
+from chainer.reporter import DictSummary, Reporter, Summary, get_current_reporter, report, report_scope
 from chainer.sequential import Sequential
+from chainer.serializer import AbstractSerializer, Deserializer, Serializer
 from chainer.variable import Variable, as_array, as_variable
 
 # chainer.cuda is the pre-v4 path of chainer.backends.cuda.

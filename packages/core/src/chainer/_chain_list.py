@@ -6,15 +6,16 @@ import collections.abc
 from collections.abc import Iterator
 from typing import Any
 
-from chainer import device_resident, link
+from chainer import device_resident
+from chainer import link as _link
 
 
 def _check_link(owner: Any, value: Any, where: str) -> None:
-    if not isinstance(value, link.Link):
+    if not isinstance(value, _link.Link):
         raise TypeError(f"{type(owner).__name__}.{where}: expected a Link, got {type(value).__name__}")
 
 
-class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[misc]
+class ChainList(_link.Link, collections.abc.MutableSequence):  # type: ignore[misc]
     """A link made of a list of child links.
 
     ``ChainList(*links)``
@@ -34,14 +35,14 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
         ...         return self[1](self[0](x))
     """
 
-    def __init__(self, *links: link.Link) -> None:
+    def __init__(self, *links: _link.Link) -> None:
         super().__init__()
         object.__setattr__(self, "_children", [])
         for child in links:
             self.add_link(child)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if self._within_init_scope and isinstance(value, link.Link):
+        if self._within_init_scope and isinstance(value, _link.Link):
             raise TypeError(
                 f"{type(self).__name__}: cannot register link {name!r} inside 'with chainlist.init_scope():'; "
                 "use add_link() or append()"
@@ -57,7 +58,7 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
     def __getitem__(self, index: Any) -> Any:
         return self._children[index]
 
-    def __setitem__(self, index: int, value: link.Link) -> None:
+    def __setitem__(self, index: int, value: _link.Link) -> None:
         if isinstance(index, slice):
             raise TypeError(f"{type(self).__name__}: slice assignment is not supported; assign one link at a time")
         _check_link(self, value, "__setitem__")
@@ -71,20 +72,20 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
     def __len__(self) -> int:
         return len(self._children)
 
-    def __iter__(self) -> Iterator[link.Link]:
+    def __iter__(self) -> Iterator[_link.Link]:
         return iter(self._children)
 
-    def insert(self, index: int, link_: link.Link) -> None:
+    def insert(self, index: int, link: _link.Link) -> None:
         """Insert a child link at ``index`` (the following children are renamed)."""
-        _check_link(self, link_, "insert")
-        self._children.insert(index, link_)
+        _check_link(self, link, "insert")
+        self._children.insert(index, link)
         self._rename_children()
 
-    def add_link(self, link_: link.Link) -> None:
+    def add_link(self, link: _link.Link) -> None:
         """Append a child link (same as :meth:`append`)."""
-        _check_link(self, link_, "add_link")
-        object.__setattr__(link_, "name", str(len(self._children)))
-        self._children.append(link_)
+        _check_link(self, link, "add_link")
+        object.__setattr__(link, "name", str(len(self._children)))
+        self._children.append(link)
 
     # -- traversal -----------------------------------------------------------------------
 
@@ -100,13 +101,13 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
             for path, param in child.namedparams(include_uninit):
                 yield prefix + path, param
 
-    def links(self, skipself: bool = False) -> Iterator[link.Link]:
+    def links(self, skipself: bool = False) -> Iterator[_link.Link]:
         if not skipself:
             yield self
         for child in self._children:
             yield from child.links()
 
-    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, link.Link]]:
+    def namedlinks(self, skipself: bool = False) -> Iterator[tuple[str, _link.Link]]:
         if not skipself:
             yield "/", self
         for index, child in enumerate(self._children):
@@ -115,7 +116,7 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
             for path, descendant in child.namedlinks(skipself=True):
                 yield prefix + path, descendant
 
-    def children(self) -> Iterator[link.Link]:
+    def children(self) -> Iterator[_link.Link]:
         return iter(list(self._children))
 
     # -- copying, gradients, devices, serialization ----------------------------------------
@@ -129,7 +130,7 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
             copies.append(child_copy)
         self.__dict__["_children"] = copies
 
-    def _source_children(self, other: link.Link, where: str) -> list[link.Link]:
+    def _source_children(self, other: _link.Link, where: str) -> list[_link.Link]:
         theirs = getattr(other, "_children", None)
         if not isinstance(theirs, list) or len(theirs) != len(self._children):
             count = len(theirs) if isinstance(theirs, list) else "no"
@@ -139,14 +140,14 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
             )
         return theirs
 
-    def copyparams(self, link_: link.Link, copy_persistent: bool = True) -> None:
-        super().copyparams(link_, copy_persistent)
-        for mine, theirs in zip(self._children, self._source_children(link_, "copyparams")):
+    def copyparams(self, link: _link.Link, copy_persistent: bool = True) -> None:
+        super().copyparams(link, copy_persistent)
+        for mine, theirs in zip(self._children, self._source_children(link, "copyparams")):
             mine.copyparams(theirs, copy_persistent)
 
-    def addgrads(self, link_: link.Link) -> None:
-        super().addgrads(link_)
-        for mine, theirs in zip(self._children, self._source_children(link_, "addgrads")):
+    def addgrads(self, link: _link.Link) -> None:
+        super().addgrads(link)
+        for mine, theirs in zip(self._children, self._source_children(link, "addgrads")):
             mine.addgrads(theirs)
 
     def device_resident_accept(self, visitor: device_resident.DeviceResidentsVisitor) -> None:
@@ -160,6 +161,6 @@ class ChainList(link.Link, collections.abc.MutableSequence):  # type: ignore[mis
             child.serialize(serializer[str(index)])
 
     def __repr__(self) -> str:
-        return link._format_children(self, [(str(i), child) for i, child in enumerate(self._children)])
+        return _link._format_children(self, [(str(i), child) for i, child in enumerate(self._children)])
 
     __str__ = __repr__

@@ -13,6 +13,11 @@ class _HookState(threading.local):
 
 _state = _HookState()
 
+# Number of ``with hook:`` blocks active in any thread. Links read this process-wide
+# counter (cheap) before the thread-local dict (dearer) on every call.
+_active_global_hooks = [0]
+_count_lock = threading.Lock()
+
 
 def get_link_hooks() -> dict[str, LinkHook]:
     """The link hooks active in the current thread (``with hook:``), by name."""
@@ -76,12 +81,22 @@ class LinkHook:
         if self.name in hooks:
             raise KeyError(f"LinkHook: a hook named {self.name!r} is already active in this thread")
         hooks[self.name] = self
-        self.added(None)
+        try:
+            self.added(None)
+        except BaseException:
+            del hooks[self.name]
+            raise
+        with _count_lock:
+            _active_global_hooks[0] += 1
         return self
 
     def __exit__(self, *_: Any) -> None:
-        self.deleted(None)
-        del _state.link_hooks[self.name]
+        try:
+            self.deleted(None)
+        finally:
+            del _state.link_hooks[self.name]
+            with _count_lock:
+                _active_global_hooks[0] -= 1
 
     def added(self, link: Any) -> None:
         """Called when the hook is registered: ``link`` is the link of ``add_hook``, or

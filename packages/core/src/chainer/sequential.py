@@ -7,25 +7,26 @@ from typing import Any
 
 import numpy
 
-from chainer import _chain_list, link
+from chainer import _chain_list
+from chainer import link as _link
 
 
 def _layer_type_name(layer: Any) -> str:
-    if isinstance(layer, link.Link):
+    if isinstance(layer, _link.Link):
         return type(layer).__name__
     name = getattr(layer, "__name__", None)
     return name if isinstance(name, str) else type(layer).__name__
 
 
 def _describe(layer: Any) -> str:
-    if isinstance(layer, link.Link):
+    if isinstance(layer, _link.Link):
         return repr(layer)
     name = getattr(layer, "__name__", None)
     return name if isinstance(name, str) else repr(layer)
 
 
 class _Described:
-    """Wraps a layer so that :func:`link._format_children` prints it readably."""
+    """Wraps a layer so that :func:`_link._format_children` prints it readably."""
 
     def __init__(self, layer: Any) -> None:
         self._text = _describe(layer)
@@ -105,13 +106,13 @@ class Sequential(_chain_list.ChainList):
 
     def _delete_at(self, position: int) -> None:
         layer = self._layers[position]
-        if isinstance(layer, link.Link):
+        if isinstance(layer, _link.Link):
             child_index = self._links_before(position)
             _chain_list.ChainList.__delitem__(self, child_index)
         del self._layers[position]
 
     def _links_before(self, position: int) -> int:
-        return sum(1 for layer in self._layers[:position] if isinstance(layer, link.Link))
+        return sum(1 for layer in self._layers[:position] if isinstance(layer, _link.Link))
 
     @staticmethod
     def _check_callable(layer: Any, where: str) -> None:
@@ -128,7 +129,7 @@ class Sequential(_chain_list.ChainList):
             raise TypeError(f"Sequential.insert: index must be an int, got {type(index).__name__}")
         n = len(self._layers)
         position = max(0, min(n, int(index) + n if index < 0 else int(index)))
-        if isinstance(layer, link.Link):
+        if isinstance(layer, _link.Link):
             _chain_list.ChainList.insert(self, self._links_before(position), layer)
         self._layers.insert(position, layer)
 
@@ -242,7 +243,7 @@ class Sequential(_chain_list.ChainList):
     def _share_copy_fixup(self) -> None:
         super()._share_copy_fixup()
         new_children = iter(self._children)
-        layers = [next(new_children) if isinstance(layer, link.Link) else layer for layer in self._layers]
+        layers = [next(new_children) if isinstance(layer, _link.Link) else layer for layer in self._layers]
         self.__dict__["_layers"] = layers
 
     def copy(self, mode: str = "share") -> Sequential:
@@ -250,16 +251,16 @@ class Sequential(_chain_list.ChainList):
         ``'share'`` mode and deep-copied otherwise."""
         return super().copy(mode)  # type: ignore[return-value]
 
-    def copyparams(self, link_: link.Link, copy_persistent: bool = True) -> None:
+    def copyparams(self, link: _link.Link, copy_persistent: bool = True) -> None:
         """Copy the parameters of another Sequential with the same layers into this one."""
-        if not isinstance(link_, Sequential):
-            raise TypeError(f"Sequential.copyparams: can only copy from a Sequential, got {type(link_).__name__}")
-        super().copyparams(link_, copy_persistent)
+        if not isinstance(link, Sequential):
+            raise TypeError(f"Sequential.copyparams: can only copy from a Sequential, got {type(link).__name__}")
+        super().copyparams(link, copy_persistent)
 
     # -- printing ---------------------------------------------------------------------------
 
     def __repr__(self) -> str:
-        return link._format_children(self, [(str(i), _Described(layer)) for i, layer in enumerate(self._layers)])
+        return _link._format_children(self, [(str(i), _Described(layer)) for i, layer in enumerate(self._layers)])
 
     __str__ = __repr__
 

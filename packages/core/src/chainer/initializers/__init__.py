@@ -7,15 +7,19 @@ from typing import Any
 import numpy
 
 import chainer
-from chainer import backend, initializer
+from chainer import backend
 from chainer.initializers.constant import Constant, Identity, NaN, One, Zero
+from chainer.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Normal
+from chainer.initializers.orthogonal import Orthogonal
+from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter
+from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
 
 
-def generate_array(initializer_: Any, shape: Any, xp: Any, dtype: Any = None, device: Any = None) -> Any:
-    """Create an array of ``shape`` filled by ``initializer_``.
+def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Any = None, device: Any = None) -> Any:
+    """Create an array of ``shape`` filled by ``initializer``.
 
     Args:
-        initializer_: An :class:`~chainer.Initializer` or a callable filling an array.
+        initializer: An :class:`~chainer.Initializer` or a callable filling an array.
         shape: Shape of the array (an int or a tuple).
         xp: Array module (``numpy``/``cupy``) used when ``device`` is ``None``.
         dtype: dtype of the array; defaults to the initializer's dtype, then to
@@ -28,22 +32,22 @@ def generate_array(initializer_: Any, shape: Any, xp: Any, dtype: Any = None, de
     if isinstance(shape, int):
         shape = (shape,)
     shape = tuple(int(s) for s in shape)
-    init_dtype = getattr(initializer_, "dtype", None)
+    init_dtype = getattr(initializer, "dtype", None)
     if dtype is None:
         dtype = init_dtype if init_dtype is not None else chainer.get_dtype()
     dtype = chainer.get_dtype(dtype)
     if init_dtype is not None and numpy.dtype(init_dtype) != dtype:
         raise ValueError(
-            f"generate_array: dtype {dtype} was requested but the initializer {initializer_!r} is for {numpy.dtype(init_dtype)}"
+            f"generate_array: dtype {dtype} was requested but the initializer {initializer!r} is for {numpy.dtype(init_dtype)}"
         )
     if device is None:
         array = xp.empty(shape, dtype=dtype)
-        initializer_(array)
+        initializer(array)
         return array
     device = backend._get_device_compat(device)
     # Initialize on the CPU first so that random initializers draw from NumPy's stream.
     array = numpy.empty(shape, dtype=dtype)
-    initializer_(array)
+    initializer(array)
     return device.send(array)
 
 
@@ -54,9 +58,7 @@ def _get_initializer(spec: Any) -> Any:
     a :class:`Constant` that copies it; an initializer or any callable is returned as is.
     """
     if spec is None:
-        from chainer.initializers import normal
-
-        return normal.LeCunNormal()
+        return LeCunNormal()
     if numpy.isscalar(spec) or isinstance(spec, numpy.generic):
         return Constant(spec)
     if isinstance(spec, numpy.ndarray) or backend._entry_for_array_type(type(spec)) is not None:
@@ -66,21 +68,22 @@ def _get_initializer(spec: Any) -> Any:
     return spec
 
 
-Initializer = initializer.Initializer
-
-
-def __getattr__(name: str) -> Any:
-    # The random initializers live in their own modules (provided by later additions).
-    import importlib
-
-    for module_name in ("normal", "uniform", "orthogonal", "sampling"):
-        try:
-            module = importlib.import_module(f"chainer.initializers.{module_name}")
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, name):
-            return getattr(module, name)
-    raise AttributeError(f"module 'chainer.initializers' has no attribute {name!r}")
-
-
-__all__ = ["Constant", "Identity", "NaN", "One", "Zero", "generate_array"]
+__all__ = [
+    "Constant",
+    "DownsamplingConvFilter",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "LeCunNormal",
+    "LeCunUniform",
+    "NaN",
+    "Normal",
+    "One",
+    "Orthogonal",
+    "Uniform",
+    "UpsamplingDeconvFilter",
+    "Zero",
+    "generate_array",
+]

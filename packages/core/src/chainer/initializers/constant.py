@@ -7,13 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, initializer
-
-
-def _check_dtype(init: initializer.Initializer, array: Any) -> None:
-    if init.dtype is not None and array.dtype != init.dtype:
-        raise ValueError(
-            f"{type(init).__name__}: the array has dtype {array.dtype} but the initializer is for {init.dtype}"
-        )
+from chainer.initializers import _util
 
 
 class Constant(initializer.Initializer):
@@ -29,7 +23,7 @@ class Constant(initializer.Initializer):
         super().__init__(dtype)
 
     def __call__(self, array: Any) -> None:
-        _check_dtype(self, array)
+        _util.check_dtype(self, array)
         xp = backend.get_array_module(array)
         value = self.fill_value
         if not numpy.isscalar(value) and not isinstance(value, numpy.generic):
@@ -73,7 +67,7 @@ class Identity(initializer.Initializer):
         super().__init__(dtype)
 
     def __call__(self, array: Any) -> None:
-        _check_dtype(self, array)
+        _util.check_dtype(self, array)
         if array.ndim != 2 or array.shape[0] != array.shape[1]:
             raise ValueError(f"Identity: the array must be a square matrix, got shape {array.shape}")
         xp = backend.get_array_module(array)

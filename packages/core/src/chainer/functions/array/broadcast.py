@@ -57,20 +57,32 @@ def broadcast_to(x: Any, shape: Any) -> variable.Variable:
     return BroadcastTo(shape).apply((x,))[0]
 
 
+def _check_broadcastable(in_types: Any) -> None:
+    type_check.expect(in_types.size() > 0)
+    type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+
 def broadcast(*args: Any) -> Any:
     """Broadcast the given variables to their common shape.
 
+    Args:
+        args: Input variables (or arrays) whose shapes broadcast together by NumPy's rules.
+
     Returns:
         One variable if one argument is given, else a tuple of variables.
+
+    Raises:
+        chainer.utils.type_check.InvalidType: No argument is given, or the shapes do
+            not broadcast together.
+
+    Example:
+        >>> a, b = F.broadcast(np.zeros((2, 1), 'f'), np.ones(3, 'f'))
+        >>> a.shape, b.shape
+        ((2, 3), (2, 3))
     """
-    if not args:
-        raise TypeError("chainer.functions.broadcast requires at least one argument")
-    shapes = [variable.as_variable(a).shape for a in args]
-    common = type_check._broadcast_shape(shapes)
-    if common is None:
-        raise ValueError(
-            f"chainer.functions.broadcast: shapes {', '.join(map(str, shapes))} cannot be broadcast together"
-        )
+    arrays = [a.array if isinstance(a, variable.Variable) else a for a in args]
+    type_check.run_check(_check_broadcastable, arrays, "Broadcast")
+    common = type_check._broadcast_shape([a.shape for a in arrays])
     outputs = tuple(broadcast_to(a, common) for a in args)
     return outputs[0] if len(outputs) == 1 else outputs
 

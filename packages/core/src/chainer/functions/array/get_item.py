@@ -12,12 +12,15 @@ from chainer.utils import type_check
 
 def _normalize(slices: Any) -> Any:
     if isinstance(slices, variable.Variable):
-        slices = slices.array
+        return slices.array
     if isinstance(slices, list):
-        # A list is an advanced index (NumPy >= 1.23 no longer treats it as a tuple).
-        return (
-            numpy.asarray(slices) if all(not isinstance(s, (slice, type(Ellipsis))) for s in slices) else tuple(slices)
-        )
+        # A list holding slices, Ellipsis or None is a tuple of indices (as in Chainer 7);
+        # any other list is one advanced index (NumPy >= 1.23 semantics).
+        if any(s is None or isinstance(s, (slice, type(Ellipsis))) for s in slices):
+            return tuple(_normalize(s) for s in slices)
+        if not slices:
+            return numpy.empty(0, numpy.intp)
+        return numpy.asarray([s.array if isinstance(s, variable.Variable) else s for s in slices])
     if isinstance(slices, tuple):
         return tuple(s.array if isinstance(s, variable.Variable) else s for s in slices)
     return slices

@@ -12,6 +12,8 @@ def _infer_shape(shape: tuple[int, ...], size: int) -> tuple[int, ...] | None:
     known = 1
     unknown = None
     for i, s in enumerate(shape):
+        if s < -1:
+            return None
         if s == -1:
             if unknown is not None:
                 return None

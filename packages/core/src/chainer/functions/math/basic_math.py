@@ -1,10 +1,10 @@
 """Arithmetic on variables: the operators of :class:`~chainer.Variable`.
 
 ``x + y`` with two variables (or a variable and an array) records an :class:`Add`
-node; ``x + 2.0`` with a scalar records an :class:`AddConstant`. Arrays are treated as
-constant variables and must have the variable's dtype; operands broadcast by NumPy's
-rules and each gradient is summed back to its input's shape. Results keep the dtype of
-the variable operand.
+node; ``x + 2.0`` with a real scalar records an :class:`AddConstant`. An array operand
+is a constant variable cast to the variable's dtype (as Chainer always did), while two
+variables must share a dtype; operands broadcast by NumPy's rules and each gradient is
+summed back to its input's shape. Results keep the dtype of the variable operand.
 """
 
 from __future__ import annotations
@@ -32,22 +32,39 @@ def _as_array(y: Any, dtype: Any) -> Any:
 
 
 def _is_scalar(value: Any) -> bool:
-    return isinstance(value, (numbers.Number, numpy.generic)) and not isinstance(value, bool)
+    # Real numbers only: a complex constant would silently lose its imaginary part.
+    return isinstance(value, (numbers.Real, numpy.bool_)) and not isinstance(value, bool)
 
 
-def _classify(value: Any, op: str) -> Any:
-    """Return ``value`` as a Variable (operand), a scalar (constant), or NotImplemented."""
+def _classify(value: Any, like: Any) -> Any:
+    """Return ``value`` as a Variable (operand), a scalar (constant), or NotImplemented.
+
+    An array becomes a constant variable of the dtype of ``like`` (the other operand),
+    so that ``x + numpy.ones(3)`` works for a float32 ``x``; ``like=None`` keeps its dtype.
+    """
     if isinstance(value, _Variable):
         return value
     if type(value) is float or type(value) is int:
         return value
-    if _is_scalar(value) or isinstance(value, bool):
-        return value if not isinstance(value, bool) else int(value)
+    if isinstance(value, bool):
+        return int(value)
+    if _is_scalar(value):
+        # A NumPy scalar becomes the Python number of the same value: constants then
+        # combine in double precision (1 / c, log(c), c - 1) and do not promote the result.
+        return value.item() if isinstance(value, numpy.generic) else value
     if isinstance(value, numpy.ndarray) or backend._entry_for_array_type(type(value)) is not None:
+        if value.dtype.kind == "c":
+            return NotImplemented
         if value.ndim == 0 and isinstance(value, numpy.ndarray):
-            return value[()]
+            return value.item()
+        if like is not None and value.dtype != like.dtype:
+            value = value.astype(like.dtype, copy=False)
         return _Variable(value, requires_grad=False)
     return NotImplemented
+
+
+def _is_array_or_variable(value: Any) -> bool:
+    return isinstance(value, (_Variable, numpy.ndarray)) or backend._entry_for_array_type(type(value)) is not None
 
 
 def _check_same_dtype(in_types: Any, names: tuple[str, ...]) -> None:
@@ -207,6 +224,24 @@ class MulConstant(function_node.FunctionNode):
         return (grad_outputs[0] * self.value,)
 
 
+class DivByConstant(function_node.FunctionNode):
+    # True division rather than a product with 1 / c: the result is correctly rounded,
+    # as NumPy's x / c, and x / 0 gives infinities instead of a ZeroDivisionError.
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    @property
+    def label(self) -> str:
+        return f"_ / {_const_label(self.value)}"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        return (_as_array(x / self.value, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (DivByConstant(self.value).apply(grad_outputs)[0],)
+
+
 class Div(function_node.FunctionNode):
     @property
     def label(self) -> str:
@@ -267,6 +302,10 @@ class FloorDiv(function_node.FunctionNode):
     @property
     def label(self) -> str:
         return "_ // _"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        if self.value is None:
+            _check_same_dtype(in_types, ("lhs", "rhs"))
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         if self.value is None:
@@ -383,13 +422,22 @@ def add(*xs: Any) -> variable.Variable:
     if len(xs) < 2:
         raise TypeError(f"chainer.functions.add expects at least 2 arguments, got {len(xs)}")
     if len(xs) == 2:
-        result = add_operator(*xs)
+        lhs, rhs = xs
+        if not _is_array_or_variable(lhs):
+            # Addition commutes: a scalar first operand is fine if the second is an operand.
+            lhs, rhs = rhs, lhs
+        if not _is_array_or_variable(lhs):
+            raise TypeError(
+                "chainer.functions.add: expected a variable or an array among the operands, got "
+                f"{type(xs[0]).__name__} and {type(xs[1]).__name__}"
+            )
+        result = add_operator(lhs, rhs)
         if result is NotImplemented:
-            raise TypeError(f"chainer.functions.add: unsupported operand type {type(xs[1]).__name__}")
+            raise TypeError(f"chainer.functions.add: unsupported operand type {type(rhs).__name__}")
         return result
     operands = []
     for x in xs:
-        c = _classify(x, "+")
+        c = _classify(x, None)
         if not isinstance(c, _Variable):
             raise TypeError(
                 "chainer.functions.add: with more than 2 arguments all must be variables or arrays, "
@@ -401,7 +449,7 @@ def add(*xs: Any) -> variable.Variable:
 
 def add_operator(self: Any, rhs: Any) -> variable.Variable:
     """``x + y`` (returns ``NotImplemented`` for unsupported operands, as operators must)."""
-    rhs_c = _classify(rhs, "+")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
@@ -411,7 +459,7 @@ def add_operator(self: Any, rhs: Any) -> variable.Variable:
 
 def sub(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise difference, ``x - y``."""
-    rhs_c = _classify(rhs, "-")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
@@ -421,7 +469,7 @@ def sub(self: Any, rhs: Any) -> variable.Variable:
 
 def rsub(self: Any, lhs: Any) -> variable.Variable:
     """Elementwise difference with the variable on the right, ``c - x``."""
-    lhs_c = _classify(lhs, "-")
+    lhs_c = _classify(lhs, self)
     if lhs_c is NotImplemented:
         return NotImplemented
     if isinstance(lhs_c, _Variable):
@@ -431,7 +479,7 @@ def rsub(self: Any, lhs: Any) -> variable.Variable:
 
 def mul(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise product, ``x * y``."""
-    rhs_c = _classify(rhs, "*")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
@@ -441,17 +489,17 @@ def mul(self: Any, rhs: Any) -> variable.Variable:
 
 def div(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise quotient, ``x / y``."""
-    rhs_c = _classify(rhs, "/")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
         return Div().apply((self, rhs_c))[0]
-    return MulConstant(1.0 / rhs_c).apply((self,))[0]
+    return DivByConstant(rhs_c).apply((self,))[0]
 
 
 def rdiv(self: Any, lhs: Any) -> variable.Variable:
     """Elementwise quotient with the variable on the right, ``c / x``."""
-    lhs_c = _classify(lhs, "/")
+    lhs_c = _classify(lhs, self)
     if lhs_c is NotImplemented:
         return NotImplemented
     if isinstance(lhs_c, _Variable):
@@ -461,7 +509,7 @@ def rdiv(self: Any, lhs: Any) -> variable.Variable:
 
 def floordiv(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise floor division, ``x // y`` (its gradient is zero)."""
-    rhs_c = _classify(rhs, "//")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
@@ -471,7 +519,7 @@ def floordiv(self: Any, rhs: Any) -> variable.Variable:
 
 def rfloordiv(self: Any, lhs: Any) -> variable.Variable:
     """Elementwise floor division with the variable on the right, ``c // x``."""
-    lhs_c = _classify(lhs, "//")
+    lhs_c = _classify(lhs, self)
     if lhs_c is NotImplemented:
         return NotImplemented
     if isinstance(lhs_c, _Variable):
@@ -481,7 +529,7 @@ def rfloordiv(self: Any, lhs: Any) -> variable.Variable:
 
 def pow(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise power, ``x ** y``."""
-    rhs_c = _classify(rhs, "**")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
     if isinstance(rhs_c, _Variable):
@@ -491,7 +539,7 @@ def pow(self: Any, rhs: Any) -> variable.Variable:
 
 def rpow(self: Any, lhs: Any) -> variable.Variable:
     """Elementwise power with the variable as exponent, ``c ** x``."""
-    lhs_c = _classify(lhs, "**")
+    lhs_c = _classify(lhs, self)
     if lhs_c is NotImplemented:
         return NotImplemented
     if isinstance(lhs_c, _Variable):
@@ -503,7 +551,7 @@ def matmul(self: Any, rhs: Any) -> variable.Variable:
     """Matrix product, ``x @ y`` (see :func:`chainer.functions.matmul`)."""
     from chainer.functions.math import matmul as matmul_module
 
-    rhs_c = _classify(rhs, "@")
+    rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented or not isinstance(rhs_c, _Variable):
         return NotImplemented
     return matmul_module.matmul(self, rhs_c)
@@ -513,7 +561,7 @@ def rmatmul(self: Any, lhs: Any) -> variable.Variable:
     """Matrix product with the variable on the right, ``a @ x``."""
     from chainer.functions.math import matmul as matmul_module
 
-    lhs_c = _classify(lhs, "@")
+    lhs_c = _classify(lhs, self)
     if lhs_c is NotImplemented or not isinstance(lhs_c, _Variable):
         return NotImplemented
     return matmul_module.matmul(lhs_c, self)

@@ -1,0 +1,352 @@
+"""Hyperparameter sets and the per-parameter :class:`UpdateRule` (public in
+:mod:`chainer.optimizer`)."""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+from chainer import backend, variable
+from chainer.backends import cuda
+
+_TIMINGS = ("auto", "pre", "post")
+
+
+class Hyperparameter:
+    """A set of hyperparameters whose missing entries are looked up in a parent set.
+
+    ``Hyperparameter(parent=None)``
+
+    An optimizer owns one set (``optimizer.hyperparam``); each parameter's update rule owns
+    a child of it, so changing ``optimizer.lr`` changes the rate of every rule that did
+    not override it, and ``param.update_rule.hyperparam.lr = 0.1`` changes one parameter
+    only.
+
+    Args:
+        parent: The set to fall back on for missing attributes, or ``None``.
+
+    Example:
+        >>> base = Hyperparameter()
+        >>> base.lr = 0.1
+        >>> child = Hyperparameter(base)
+        >>> child.lr
+        0.1
+        >>> child.lr = 0.5
+        >>> base.lr, child.lr
+        (0.1, 0.5)
+    """
+
+    def __init__(self, parent: Hyperparameter | None = None) -> None:
+        if parent is not None and not isinstance(parent, Hyperparameter):
+            raise TypeError(f"Hyperparameter: parent must be a Hyperparameter or None, got {type(parent).__name__}")
+        self._parent = parent
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for attributes missing from this set. '_parent' itself may be
+        # missing while unpickling, before __dict__ is restored.
+        if name.startswith("__") or "_parent" not in self.__dict__:
+            raise AttributeError(name)
+        parent = self.__dict__["_parent"]
+        if parent is None:
+            raise AttributeError(f"hyperparameter {name!r} is not defined")
+        return getattr(parent, name)
+
+    def __repr__(self) -> str:
+        entries = ", ".join(f"{k}={v!r}" for k, v in sorted(self.get_dict().items()))
+        return f"Hyperparameter({entries})"
+
+    @property
+    def parent(self) -> Hyperparameter | None:
+        """The parent set, or ``None``."""
+        return self._parent
+
+    def get_dict(self) -> dict[str, Any]:
+        """All entries of this set and its ancestors (this set's values win)."""
+        d = {} if self._parent is None else self._parent.get_dict()
+        d.update((k, v) for k, v in self.__dict__.items() if k != "_parent")
+        return d
+
+
+class UpdateRule:
+    """How one parameter is updated from its gradient; the base of every update rule.
+
+    ``UpdateRule(parent_hyperparam=None)``
+
+    An optimizer gives each parameter its own rule (``param.update_rule``), so rules can
+    differ per parameter (a per-parameter learning rate, a frozen parameter, a hook of its
+    own). A subclass implements :meth:`update_core_cpu` and :meth:`update_core_gpu` (or
+    :meth:`update_core`), and :meth:`init_state` when it keeps state (momentum, moments).
+
+    Args:
+        parent_hyperparam: The optimizer's hyperparameter set; the rule's own
+            :attr:`hyperparam` falls back on it.
+
+    Attributes:
+        enabled (bool): Whether :meth:`update` changes the parameter (``False`` freezes it).
+        hyperparam (Hyperparameter): The rule's hyperparameters.
+        t (int): Number of updates made.
+    """
+
+    def __init__(self, parent_hyperparam: Hyperparameter | None = None) -> None:
+        self._pre_update_hooks: OrderedDict[str, Callable[..., Any]] = OrderedDict()
+        self._post_update_hooks: OrderedDict[str, Callable[..., Any]] = OrderedDict()
+        self._state: dict[str, Any] | None = None
+        self.enabled = True
+        self.hyperparam = Hyperparameter(parent_hyperparam)
+        self.t = 0
+        self._use_fp32_update = False
+        self._fp32_param: variable.Variable | None = None
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        """The state arrays (``None`` until the first update or a load)."""
+        return self._state
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def add_hook(self, hook: Callable[..., Any], name: str | None = None, timing: str = "auto") -> None:
+        """Register a function called as ``hook(rule, param)`` around each update.
+
+        Args:
+            hook: A callable; its ``timing`` attribute is used when ``timing`` is ``'auto'``.
+            name: Name of the hook (defaults to ``hook.name``, then ``hook.__name__``).
+            timing: ``'pre'`` (before the update), ``'post'`` (after) or ``'auto'``.
+        """
+        _add_hook(type(self).__name__, self._pre_update_hooks, self._post_update_hooks, hook, name, timing)
+
+    def remove_hook(self, name: str) -> None:
+        """Unregister the hook called ``name``."""
+        _remove_hook(type(self).__name__, self._pre_update_hooks, self._post_update_hooks, name)
+
+    # -- updates -------------------------------------------------------------------------
+
+    def update(self, param: variable.Variable) -> None:
+        """Update ``param`` from its gradient.
+
+        Skipped when the rule is disabled or the parameter has no array or gradient.
+        A gradient computed with a loss scale (``param._loss_scale``, set by
+        ``backward(loss_scale=...)``) is divided by the scale first. With
+        :meth:`use_fp32_update` on, a float16 parameter is updated through a float32
+        master copy (gradient cast, then unscaled, in float32).
+        """
+        if not self.enabled or param.array is None or param.grad is None:
+            return
+        self.t += 1
+        if self._use_fp32_update and param.dtype == numpy.float16:
+            self._update_through_fp32(param)
+            return
+        scale = param._loss_scale
+        if scale is not None:
+            param.grad = _unscaled(param.grad, scale)
+            param._loss_scale = None
+        elif self._pre_update_hooks and not is_own_array(param.grad):
+            param.grad = param.grad.copy()  # hooks write into the gradient
+        self._prepare(param)
+        for hook in tuple(self._pre_update_hooks.values()):
+            hook(self, param)
+        self.update_core(param)
+        for hook in tuple(self._post_update_hooks.values()):
+            hook(self, param)
+
+    def _update_through_fp32(self, param: variable.Variable) -> None:
+        master = self._fp32_param
+        if master is None or master.shape != param.shape:
+            master = self._fp32_param = variable.Variable(param.array.astype(numpy.float32), name=param.name)
+        elif master.device != param.device:
+            master.to_device(param.device)
+        # Unscale in float32: in float16 small gradients would underflow. The float16
+        # gradient stays as it is (still scaled, with its _loss_scale).
+        grad = param.grad.astype(numpy.float32)
+        scale = param._loss_scale
+        if scale is not None:
+            grad /= numpy.float32(scale)
+        master.grad = grad
+        self._prepare(master)
+        for hook in tuple(self._pre_update_hooks.values()):
+            hook(self, master)
+        self.update_core(master)
+        for hook in tuple(self._post_update_hooks.values()):
+            hook(self, master)
+        param.array[...] = master.array
+        master.grad = None
+
+    def _prepare(self, param: variable.Variable) -> None:
+        device = param.device
+        if self._state is None:
+            self._state = {}
+            if device.xp is numpy:
+                self.init_state(param)
+            else:
+                with device.create_context():
+                    self.init_state(param)
+        state = self._state
+        for key, value in state.items():
+            # Arrays of a loaded state live on the CPU until the first update.
+            if (
+                hasattr(value, "shape")
+                and not isinstance(value, numpy.generic)
+                and not device.is_array_supported(value)
+            ):
+                state[key] = device.send(value)
+
+    def init_state(self, param: variable.Variable) -> None:
+        """Create the state arrays for ``param`` in :attr:`state` (nothing by default)."""
+
+    def update_core(self, param: variable.Variable) -> None:
+        """Apply the update formula, dispatching on the parameter's device."""
+        device = param.device
+        xp = device.xp
+        if xp is numpy:
+            self.update_core_cpu(param)
+            return
+        with device.create_context():
+            if isinstance(device, cuda.GpuDevice):
+                self.update_core_gpu(param)
+            else:
+                # Other backends (plugins) get the array-module generic CPU code.
+                self.update_core_cpu(param)
+
+    def update_core_cpu(self, param: variable.Variable) -> None:
+        """Apply the update formula to a parameter on the CPU."""
+        raise NotImplementedError(f"{type(self).__name__} must implement update_core_cpu(param) or update_core(param)")
+
+    def update_core_gpu(self, param: variable.Variable) -> None:
+        """Apply the update formula to a parameter on a GPU."""
+        raise NotImplementedError(f"{type(self).__name__} must implement update_core_gpu(param) or update_core(param)")
+
+    def update_core_chainerx(self, param: variable.Variable) -> None:
+        """ChainerX is not part of this distribution: always an error."""
+        raise NotImplementedError(
+            f"{type(self).__name__}.update_core_chainerx: ChainerX is not supported by this Chainer "
+            "distribution; keep parameters on '@numpy' or '@cupy:N' devices"
+        )
+
+    def use_fp32_update(self, flag: bool = True) -> None:
+        """Update float16 parameters through a float32 master copy (mixed precision)."""
+        self._use_fp32_update = bool(flag)
+        if not flag:
+            self._fp32_param = None
+
+    # -- serialization -------------------------------------------------------------------
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
+        self.t = serializer("t", self.t)
+        if _is_deserializer(serializer):
+            # The master copy would overwrite the loaded parameter on the next update.
+            self._fp32_param = None
+        if self._state is not None:
+            for key in self._state:
+                self._state[key] = serializer(key, self._state[key])
+            return
+        if not _is_deserializer(serializer):
+            return
+        keys = self._state_keys()
+        loaded: dict[str, Any] = {}
+        for key in keys:
+            try:
+                value = serializer(key, None)
+            except KeyError:
+                # A rule that never updated (frozen, or saved before the first update)
+                # saved no state; any other missing key is a mismatch worth reporting.
+                if self.enabled and self.t > 0:
+                    raise
+                value = None
+            if value is None:
+                # No state saved: it is created at the next update.
+                return
+            loaded[key] = value
+        self._state = loaded
+
+    def _state_keys(self) -> list[str]:
+        # The names init_state creates, found by running it on a one-element dummy
+        # parameter without touching this rule.
+        probe = copy.copy(self)
+        probe._state = {}
+        dummy = numpy.zeros(1, dtype=numpy.float32)
+        probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
+        return list(probe._state)
+
+
+def _unscaled(grad: Any, scale: float) -> Any:
+    # Out of place: the gradient array may be shared with another variable. float16 is
+    # divided in float32, where any scale (and its reciprocal) is representable.
+    if grad.dtype == numpy.float16:
+        return (grad.astype(numpy.float32) / numpy.float32(scale)).astype(numpy.float16)
+    return grad / grad.dtype.type(scale)
+
+
+def is_own_array(array: Any) -> bool:
+    """Whether ``array`` can be written in place without touching other data: writeable
+    and not a broadcast view (a zero stride)."""
+    flags = getattr(array, "flags", None)
+    if flags is not None and not getattr(flags, "writeable", True):
+        return False
+    return array.size <= 1 or 0 not in array.strides
+
+
+def _is_deserializer(serializer: Any) -> bool:
+    try:
+        from chainer import serializer as serializer_module
+    except ImportError:
+        serializer_module = None  # type: ignore[assignment]
+    if serializer_module is not None:
+        if isinstance(serializer, serializer_module.Deserializer):
+            return True
+        if isinstance(serializer, serializer_module.Serializer):
+            return False
+    return callable(getattr(serializer, "load", None)) and not callable(getattr(serializer, "save", None))
+
+
+def _hook_name(owner: str, hook: Any, name: str | None) -> str:
+    if name is None:
+        name = getattr(hook, "name", None) or getattr(hook, "__name__", None)
+    if not isinstance(name, str) or not name:
+        raise ValueError(
+            f"{owner}.add_hook: the hook {hook!r} has no name; pass name=... or give it a 'name' attribute"
+        )
+    return name
+
+
+def _add_hook(
+    owner: str,
+    pre: OrderedDict[str, Any],
+    post: OrderedDict[str, Any],
+    hook: Any,
+    name: str | None,
+    timing: str,
+) -> None:
+    if not callable(hook):
+        raise TypeError(f"{owner}.add_hook: the hook must be callable, got {type(hook).__name__}")
+    if timing not in _TIMINGS:
+        raise ValueError(f"{owner}.add_hook: timing must be one of {_TIMINGS}, got {timing!r}")
+    if timing == "auto":
+        timing = getattr(hook, "timing", "pre")
+        if timing not in ("pre", "post"):
+            raise ValueError(f"{owner}.add_hook: the hook's timing attribute must be 'pre' or 'post', got {timing!r}")
+    name = _hook_name(owner, hook, name)
+    if name in pre or name in post:
+        raise KeyError(f'{owner}.add_hook: a hook named "{name}" already exists')
+    (pre if timing == "pre" else post)[name] = hook
+
+
+def _remove_hook(owner: str, pre: OrderedDict[str, Any], post: OrderedDict[str, Any], name: str) -> None:
+    if name in pre:
+        del pre[name]
+    elif name in post:
+        del post[name]
+    else:
+        raise KeyError(f'{owner}.remove_hook: no hook named "{name}"')
+
+
+def _scalar(value: Any) -> Any:
+    """A hyperparameter as a Python number (NumPy scalars would promote float16 arrays)."""
+    return float(value) if isinstance(value, numpy.generic) else value
+
+
+def _array_module(array: Any) -> Any:
+    return numpy if isinstance(array, numpy.ndarray) else backend.get_array_module(array)

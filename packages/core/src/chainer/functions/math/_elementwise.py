@@ -1,0 +1,86 @@
+"""Helpers shared by the elementwise functions of this package."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+from chainer import backend, function_node
+from chainer.utils import type_check
+
+
+def expect_float(in_types: Any, names: tuple[str, ...] = ("x",)) -> None:
+    """Expect floating inputs of one dtype, named ``names`` in messages."""
+    type_check._argname(in_types, names)
+    first = in_types[0]
+    type_check.expect(first.dtype.kind == "f")
+    for t in in_types[1:]:
+        type_check.expect(t.dtype == first.dtype)
+
+
+def expect_float_broadcastable(in_types: Any, names: tuple[str, ...]) -> None:
+    """Expect floating inputs of one dtype whose shapes broadcast together."""
+    expect_float(in_types, names)
+    type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+
+def sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
+    """Sum a gradient back to an input's shape (undoing broadcasting)."""
+    from chainer.functions.array import sum_to as sum_to_module
+
+    return sum_to_module.sum_to(gx, shape)
+
+
+class Masked(function_node.FunctionNode):
+    """``where(mask, g, 0)``: passes ``g`` where ``mask`` holds.
+
+    The gradient of a piecewise function (clip, maximum, ...) away from its kinks; it is
+    linear in ``g``, so its own backward is itself with the same mask.
+    """
+
+    def __init__(self, mask: Any) -> None:
+        self.mask = mask
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (g,) = inputs
+        xp = backend.get_array_module(g)
+        return (xp.where(self.mask, g, g.dtype.type(0)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return Masked(self.mask).apply(grad_outputs)
+
+
+def masked(mask: Any, g: Any) -> Any:
+    """``g`` where ``mask`` holds, zero elsewhere (differentiable in ``g``)."""
+    return Masked(mask).apply((g,))[0]
+
+
+# Broadcasting of y along the axes axis .. axis + y.ndim - 1 of x (scale and bias).
+
+
+def check_axis_types(in_types: Any, axis: int) -> None:
+    """Expect floating ``x`` and ``y`` of one dtype with ``y.shape == x.shape[axis:axis + y.ndim]``."""
+    type_check._argname(in_types, ("x", "y"))
+    x_type, y_type = in_types
+    type_check.expect(x_type.dtype.kind == "f", y_type.dtype == x_type.dtype)
+    type_check.expect(x_type.shape[axis : axis + y_type.ndim] == y_type.shape)
+
+
+def check_axis(axis: Any, where: str) -> int:
+    """Validate the ``axis`` argument of scale and bias (a non-negative int)."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"{where}: axis must be an int, got {type(axis).__name__}")
+    if axis < 0:
+        raise ValueError(f"{where}: axis must be non-negative (the first axis of x that y covers), got {axis}")
+    return int(axis)
+
+
+def broadcastable(y: Any, x_ndim: int, axis: int) -> Any:
+    """``y`` reshaped with trailing unit axes so that it broadcasts against ``x`` from ``axis``."""
+    trailing = x_ndim - axis - y.ndim
+    return y.reshape(y.shape + (1,) * trailing) if trailing else y
+
+
+def reduced_axes(x_ndim: int, y_ndim: int, axis: int) -> tuple[int, ...]:
+    """The axes of ``x`` that ``y`` does not cover."""
+    return tuple(range(axis)) + tuple(range(axis + y_ndim, x_ndim))

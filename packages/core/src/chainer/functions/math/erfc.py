@@ -1,0 +1,52 @@
+"""The complementary error function."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from chainer import function_node, variable
+from chainer.functions.math import _elementwise, _special
+
+_MINUS_TWO_OVER_SQRT_PI = -2.0 / math.sqrt(math.pi)
+
+
+class Erfc(function_node.FunctionNode):
+    @property
+    def label(self) -> str:
+        return "erfc"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _elementwise.expect_float(in_types)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        return (_special.unary("erfc", "chainer.functions.erfc", inputs[0]),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.math import exponential
+
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * exponential.exp(-(x * x)) * _MINUS_TWO_OVER_SQRT_PI,)
+
+
+def erfc(x: Any) -> variable.Variable:
+    """Elementwise complementary error function, :math:`1 - \\mathrm{erf}(x)`.
+
+    Accurate where :math:`\\mathrm{erf}(x)` is close to one (large ``x``). On CPU this
+    uses SciPy when it is installed, and a slower elementwise fallback otherwise.
+
+    Args:
+        x: Input variable or array of a floating dtype.
+
+    Returns:
+        :math:`\\mathrm{erfc}(x)`, with the dtype of ``x``.
+
+    Example:
+        >>> F.erfc(np.array([0.], 'f')).array
+        array([1.], dtype=float32)
+    """
+    return Erfc().apply((x,))[0]
+
+
+__all__ = ["erfc"]

@@ -1,0 +1,151 @@
+"""Spectral normalization of a link's weight (Miyato et al., 2018)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+import chainer
+from chainer import _parameter, backend
+from chainer.functions.array import broadcast, reshape, transpose
+from chainer.functions.math import matmul
+from chainer.link_hooks import _weight_rewrite
+
+# Links whose weight has the output channels on axis 1, not 0.
+_OUTPUT_AXIS_1 = frozenset({"Deconvolution1D", "Deconvolution2D", "Deconvolution3D", "DeconvolutionND"})
+
+
+def _l2normalize(xp: Any, v: Any, eps: float) -> Any:
+    return v / (xp.linalg.norm(v) + eps)
+
+
+class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
+    """Divide a link's weight by its largest singular value during ``forward``.
+
+    ``SpectralNormalization(n_power_iteration=1, eps=1e-6, use_gamma=False, factor=None,
+    weight_name='W', name=None)``
+
+    The weight ``W`` is seen as a matrix ``W_mat`` of shape ``(out, -1)``. Its largest
+    singular value ``sigma`` is estimated by power iteration with a vector ``u`` kept on
+    the link as the persistent value ``<weight_name>_u`` (updated in training mode only):
+    ``v = normalize(W_mat^T u)``, ``u = normalize(W_mat v)``, ``sigma = u^T W_mat v``.
+    ``forward`` then sees ``W / sigma`` (times ``gamma`` with ``use_gamma``), and the
+    gradient flows through ``sigma`` to ``W``.
+
+    Args:
+        n_power_iteration: Power iterations per forward.
+        eps: Added to the norm when normalizing ``u`` and ``v``.
+        use_gamma: Also learn a scale ``gamma`` (the link's parameter ``gamma``,
+            initialized to the largest singular value of the initial weight).
+        factor: If given, ``sigma`` is divided by it (the normalized weight then has
+            spectral norm ``factor``).
+        weight_name: Name of the weight parameter of the link.
+        name: Name of the hook (default ``'SpectralNormalization'``).
+
+    Example:
+        >>> layer = L.Linear(3, 4)
+        >>> layer.add_hook(chainer.link_hooks.SpectralNormalization())
+        >>> y = layer(x)
+    """
+
+    name = "SpectralNormalization"
+
+    def __init__(
+        self,
+        n_power_iteration: int = 1,
+        eps: float = 1e-6,
+        use_gamma: bool = False,
+        factor: float | None = None,
+        weight_name: str = "W",
+        name: str | None = None,
+    ) -> None:
+        if not isinstance(n_power_iteration, int) or isinstance(n_power_iteration, bool) or n_power_iteration < 1:
+            raise ValueError(f"SpectralNormalization: n_power_iteration must be an int >= 1, got {n_power_iteration!r}")
+        if not eps > 0:
+            raise ValueError(f"SpectralNormalization: eps must be positive, got {eps!r}")
+        if factor is not None and not factor > 0:
+            raise ValueError(f"SpectralNormalization: factor must be positive or None, got {factor!r}")
+        super().__init__(weight_name, name)
+        self.n_power_iteration = n_power_iteration
+        self.eps = eps
+        self.use_gamma = use_gamma
+        self.factor = factor
+        self.vector_name = weight_name + "_u"
+        self.axis = 0
+
+    # -- preparation -------------------------------------------------------------------------
+
+    def added(self, link: Any) -> None:
+        if link is not None and type(link).__name__ in _OUTPUT_AXIS_1:
+            self.axis = 1
+        super().added(link)
+
+    def is_prepared(self, link: Any) -> bool:
+        return link.__dict__.get(self.vector_name) is not None
+
+    def prepare(self, link: Any) -> None:
+        if self.is_prepared(link):
+            return
+        weight = self._weight(link)
+        rows = weight.shape[self.axis]
+        # Draw u on the CPU from NumPy's stream (reproducible with numpy.random.seed).
+        u = numpy.random.normal(size=(rows,)).astype(weight.dtype)
+        u = weight.device.send(_l2normalize(numpy, u, self.eps).astype(weight.dtype))
+        if self.vector_name in link.__dict__:
+            setattr(link, self.vector_name, u)
+            link.register_persistent(self.vector_name)
+        else:
+            link.add_persistent(self.vector_name, u)
+        if self.use_gamma and "gamma" not in link.__dict__:
+            matrix = backend.cpu().send(self.reshape_W(weight.array))
+            sigma0 = numpy.linalg.svd(matrix.astype(numpy.float64), compute_uv=False)[0]
+            gamma = numpy.asarray(sigma0, dtype=weight.dtype)
+            with link.init_scope():
+                link.gamma = _parameter.Parameter(weight.device.send(gamma))
+
+    def deleted(self, link: Any) -> None:
+        if link is None:
+            return
+        if self.vector_name in link.__dict__:
+            delattr(link, self.vector_name)
+        if self.use_gamma and "gamma" in link.__dict__:
+            delattr(link, "gamma")
+
+    # -- the normalization -----------------------------------------------------------------------
+
+    def reshape_W(self, W: Any) -> Any:
+        """``W`` (array or variable) as a matrix ``(out, -1)``, output axis first."""
+        is_variable = isinstance(W, chainer.Variable)
+        if self.axis != 0:
+            axes = (self.axis,) + tuple(i for i in range(W.ndim) if i != self.axis)
+            W = transpose.transpose(W, axes) if is_variable else W.transpose(axes)
+        shape = (W.shape[0], -1)
+        return reshape.reshape(W, shape) if is_variable else W.reshape(shape)
+
+    def normalize_weight(self, link: Any) -> chainer.Variable:
+        """Run the power iteration and return ``W / sigma`` (times ``gamma``) as a variable."""
+        weight = self._originals.get(id(link))
+        if weight is None:
+            weight = self._weight(link)
+        xp = backend.get_array_module(weight.array)
+        matrix = self.reshape_W(weight)
+        m = matrix.array
+        u = getattr(link, self.vector_name)
+        for _ in range(self.n_power_iteration):
+            v = _l2normalize(xp, m.T @ u, self.eps)
+            u = _l2normalize(xp, m @ v, self.eps)
+        if chainer.config.train:
+            getattr(link, self.vector_name)[...] = u
+        # sigma = u^T W v, differentiable with respect to W (u and v are constants).
+        sigma = matmul.matmul(matmul.matmul(u[None, :], matrix), v[:, None])
+        sigma = reshape.reshape(sigma, ())
+        if self.factor is not None:
+            sigma = sigma / self.factor
+        normalized = weight / broadcast.broadcast_to(sigma, weight.shape)
+        if self.use_gamma:
+            normalized = broadcast.broadcast_to(link.gamma, weight.shape) * normalized
+        return normalized
+
+    def rewrite(self, link: Any, weight: _parameter.Parameter) -> Any:
+        return self.normalize_weight(link)

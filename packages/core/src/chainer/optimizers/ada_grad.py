@@ -1,0 +1,74 @@
+"""AdaGrad (Duchi et al., 2011)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import optimizer
+from chainer.optimizers import _common
+
+_default_hyperparam = _common.make_defaults(lr=0.001, eps=1e-8)
+
+
+class AdaGradRule(optimizer.UpdateRule):
+    """Update rule of :class:`AdaGrad`::
+
+        h += grad**2
+        param -= lr * grad / (sqrt(h) + eps)
+
+    Args:
+        parent_hyperparam: Hyperparameters to fall back on (the module defaults if ``None``).
+        lr: Learning rate (inherited if ``None``).
+        eps: Small value for numerical stability (inherited if ``None``).
+    """
+
+    def __init__(
+        self,
+        parent_hyperparam: optimizer.Hyperparameter | None = None,
+        lr: float | None = None,
+        eps: float | None = None,
+    ) -> None:
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        _common.set_rule_hyperparams(self, lr=lr, eps=eps)
+
+    def init_state(self, param: Any) -> None:
+        self.state["h"] = param.device.xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param: Any) -> None:
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        xp = param.device.xp
+        h = self.state["h"]
+        h += grad * grad
+        denom = xp.sqrt(h)
+        denom += _common.scalar(hp.eps)
+        step = xp.divide(grad, denom, out=denom)
+        step *= _common.scalar(hp.lr)
+        param.array -= step
+
+    update_core_gpu = update_core_cpu
+
+
+class AdaGrad(optimizer.GradientMethod):
+    """AdaGrad: per-element learning rates from the accumulated squared gradients
+    (Duchi et al., "Adaptive Subgradient Methods", 2011).
+
+    Args:
+        lr: Learning rate.
+        eps: Small value for numerical stability.
+    """
+
+    lr = optimizer.HyperparameterProxy("lr")
+    eps = optimizer.HyperparameterProxy("eps")
+
+    def __init__(self, lr: float = _default_hyperparam.lr, eps: float = _default_hyperparam.eps) -> None:
+        super().__init__()
+        _common.set_optimizer_hyperparams(self, lr=lr, eps=eps)
+
+    def create_update_rule(self) -> AdaGradRule:
+        return AdaGradRule(self.hyperparam)
+
+
+__all__ = ["AdaGrad", "AdaGradRule"]

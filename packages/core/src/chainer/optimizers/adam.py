@@ -1,0 +1,326 @@
+"""Adam and its variants: AdamW, AMSGrad, AdaBound and AMSBound."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy
+
+from chainer import optimizer
+from chainer.optimizers import _common
+
+_default_hyperparam = _common.make_defaults(
+    alpha=0.001,
+    beta1=0.9,
+    beta2=0.999,
+    eps=1e-8,
+    eta=1.0,
+    weight_decay_rate=0,
+    amsgrad=False,
+    adabound=False,
+    final_lr=0.1,
+    gamma=1e-3,
+)
+_FLAGS = ("amsgrad", "adabound")
+
+
+def _learning_rate(owner: str, hp: optimizer.Hyperparameter, t: int) -> float:
+    if t == 0:
+        raise RuntimeError(
+            f"{owner}.lr: the bias-corrected learning rate is undefined before the first update (t == 0)"
+        )
+    fix1 = 1.0 - math.pow(_common.scalar(hp.beta1), t)
+    fix2 = 1.0 - math.pow(_common.scalar(hp.beta2), t)
+    return _common.scalar(hp.alpha) * math.sqrt(fix2) / fix1
+
+
+def _intermediate_dtype(dtype: Any) -> numpy.dtype[Any]:
+    # float16 moments underflow (squared gradients below 6e-8 vanish): compute in float32.
+    dtype = numpy.dtype(dtype)
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+
+
+class AdamRule(optimizer.UpdateRule):
+    """Update rule of :class:`Adam` (and of its variants)::
+
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad**2 - v)
+        vhat = max(vhat, v) if amsgrad else v
+        step = lr / (sqrt(vhat) + eps)               # lr = alpha * sqrt(1 - beta2**t) / (1 - beta1**t)
+        step = clip(step, lower(t), upper(t))        # adabound only
+        param -= eta * (step * m + weight_decay_rate * param)
+
+    With AdaBound, ``lower(t) = f * (1 - 1 / (gamma * t + 1))`` and
+    ``upper(t) = f * (1 + 1 / (gamma * t))``, where ``f = final_lr * alpha / initial_alpha``
+    follows schedules of ``alpha``; ``initial_alpha`` is ``alpha`` when the rule is made.
+    float16 parameters are updated with float32 moments.
+
+    Args:
+        parent_hyperparam: Hyperparameters to fall back on (the module defaults if ``None``).
+        alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad, adabound, final_lr,
+        gamma: Hyperparameters (see :class:`Adam`); ``None`` inherits.
+
+    Attributes:
+        initial_alpha (float): ``alpha`` at construction (the AdaBound reference).
+    """
+
+    def __init__(
+        self,
+        parent_hyperparam: optimizer.Hyperparameter | None = None,
+        alpha: float | None = None,
+        beta1: float | None = None,
+        beta2: float | None = None,
+        eps: float | None = None,
+        eta: float | None = None,
+        weight_decay_rate: float | None = None,
+        amsgrad: bool | None = None,
+        adabound: bool | None = None,
+        final_lr: float | None = None,
+        gamma: float | None = None,
+    ) -> None:
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        _common.set_rule_hyperparams(
+            self,
+            _FLAGS,
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+            amsgrad=amsgrad,
+            adabound=adabound,
+            final_lr=final_lr,
+            gamma=gamma,
+        )
+        self.initial_alpha = _common.scalar(self.hyperparam.alpha)
+
+    def init_state(self, param: Any) -> None:
+        xp = param.device.xp
+        dtype = _intermediate_dtype(param.dtype)
+        self.state["m"] = xp.zeros(param.shape, dtype)
+        self.state["v"] = xp.zeros(param.shape, dtype)
+        if self.hyperparam.amsgrad:
+            self.state["vhat"] = xp.zeros(param.shape, dtype)
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
+        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+
+    @property
+    def alpha_t(self) -> float:
+        """Deprecated alias of :attr:`lr`."""
+        warnings.warn("AdamRule.alpha_t is deprecated; use AdamRule.lr", DeprecationWarning, stacklevel=2)
+        return self.lr
+
+    def _bounds(self) -> tuple[float, float]:
+        hp = self.hyperparam
+        final_lr = _common.scalar(hp.final_lr)
+        if self.initial_alpha:
+            final_lr *= _common.scalar(hp.alpha) / self.initial_alpha
+        gamma_t = _common.scalar(hp.gamma) * self.t
+        lower = final_lr * (1.0 - 1.0 / (gamma_t + 1.0))
+        upper = final_lr * (1.0 + 1.0 / gamma_t) if gamma_t else math.inf
+        return lower, upper
+
+    def update_core_cpu(self, param: Any) -> None:
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        xp = param.device.xp
+        dtype = _intermediate_dtype(param.dtype)
+        eps = _common.scalar(hp.eps)
+        if eps != 0 and dtype.type(eps) == 0:
+            raise ValueError(f"{type(self).__name__}: eps={eps} underflows to zero in {dtype}; use a larger eps")
+        beta1, beta2 = _common.scalar(hp.beta1), _common.scalar(hp.beta2)
+        grad = grad.astype(dtype, copy=False)
+        m, v = self.state["m"], self.state["v"]
+
+        tmp = grad - m
+        tmp *= 1 - beta1
+        m += tmp
+        xp.multiply(grad, grad, out=tmp)
+        tmp -= v
+        tmp *= 1 - beta2
+        v += tmp
+        if hp.amsgrad:
+            vhat = self.state["vhat"]
+            xp.maximum(vhat, v, out=vhat)
+            v = vhat
+
+        step = xp.sqrt(v, out=tmp)
+        step += eps
+        xp.divide(self.lr, step, out=step)
+        if hp.adabound:
+            lower, upper = self._bounds()
+            xp.clip(step, lower, upper, out=step)
+        step *= m
+        weight_decay_rate = _common.scalar(hp.weight_decay_rate)
+        if weight_decay_rate != 0:
+            step += weight_decay_rate * param.array
+        eta = _common.scalar(hp.eta)
+        if eta != 1:
+            step *= eta
+        param.array -= step
+
+    update_core_gpu = update_core_cpu
+
+
+class Adam(optimizer.GradientMethod):
+    """Adam (Kingma and Ba, 2015), with its variants as options.
+
+    Args:
+        alpha: Step size.
+        beta1: Exponential decay rate of the first moment.
+        beta2: Exponential decay rate of the second moment.
+        eps: Small value for numerical stability.
+        eta: Schedule multiplier of the whole step (e.g. for warm restarts).
+        weight_decay_rate: Decoupled weight decay rate (AdamW, Loshchilov and Hutter,
+            2019): ``eta * weight_decay_rate * param`` is subtracted at each update.
+        amsgrad: Use the running maximum of the second moment (AMSGrad, Reddi et al., 2018).
+        adabound: Clip the per-element step into bounds converging to ``final_lr``
+            (AdaBound, Luo et al., 2019).
+        final_lr: The step size the AdaBound bounds converge to.
+        gamma: Convergence speed of the AdaBound bounds.
+
+    Example:
+        >>> optimizer = chainer.optimizers.Adam(alpha=1e-3).setup(model)
+    """
+
+    alpha = optimizer.HyperparameterProxy("alpha")
+    beta1 = optimizer.HyperparameterProxy("beta1")
+    beta2 = optimizer.HyperparameterProxy("beta2")
+    eps = optimizer.HyperparameterProxy("eps")
+    eta = optimizer.HyperparameterProxy("eta")
+    weight_decay_rate = optimizer.HyperparameterProxy("weight_decay_rate")
+    amsgrad = optimizer.HyperparameterProxy("amsgrad")
+    adabound = optimizer.HyperparameterProxy("adabound")
+    final_lr = optimizer.HyperparameterProxy("final_lr")
+    gamma = optimizer.HyperparameterProxy("gamma")
+
+    def __init__(
+        self,
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+        amsgrad: bool = _default_hyperparam.amsgrad,
+        adabound: bool = _default_hyperparam.adabound,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+    ) -> None:
+        super().__init__()
+        _common.set_optimizer_hyperparams(
+            self,
+            _FLAGS,
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            weight_decay_rate=weight_decay_rate,
+            amsgrad=amsgrad,
+            adabound=adabound,
+            final_lr=final_lr,
+            gamma=gamma,
+        )
+
+    def create_update_rule(self) -> AdamRule:
+        return AdamRule(self.hyperparam)
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size at the current update count ``t``."""
+        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+
+    @property
+    def alpha_t(self) -> float:
+        """Deprecated alias of :attr:`lr`."""
+        warnings.warn("Adam.alpha_t is deprecated; use Adam.lr", DeprecationWarning, stacklevel=2)
+        return self.lr
+
+
+class AdamW(Adam):
+    """AdamW: Adam with decoupled weight decay (Loshchilov and Hutter, 2019); see
+    :class:`Adam` for the arguments."""
+
+    def __init__(
+        self,
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+        weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
+    ) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, weight_decay_rate=weight_decay_rate)
+
+
+class AMSGrad(Adam):
+    """AMSGrad: Adam with the running maximum of the second moment (Reddi et al.,
+    2018); see :class:`Adam` for the arguments."""
+
+    def __init__(
+        self,
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, amsgrad=True)
+
+
+class AdaBound(Adam):
+    """AdaBound: Adam with per-element steps clipped into bounds that converge to
+    ``final_lr`` (Luo et al., 2019); see :class:`Adam` for the arguments."""
+
+    def __init__(
+        self,
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
+        super().__init__(
+            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta, adabound=True, final_lr=final_lr, gamma=gamma
+        )
+
+
+class AMSBound(Adam):
+    """AMSBound: AdaBound with the AMSGrad maximum (Luo et al., 2019); see :class:`Adam`
+    for the arguments."""
+
+    def __init__(
+        self,
+        alpha: float = _default_hyperparam.alpha,
+        beta1: float = _default_hyperparam.beta1,
+        beta2: float = _default_hyperparam.beta2,
+        final_lr: float = _default_hyperparam.final_lr,
+        gamma: float = _default_hyperparam.gamma,
+        eps: float = _default_hyperparam.eps,
+        eta: float = _default_hyperparam.eta,
+    ) -> None:
+        super().__init__(
+            alpha=alpha,
+            beta1=beta1,
+            beta2=beta2,
+            eps=eps,
+            eta=eta,
+            amsgrad=True,
+            adabound=True,
+            final_lr=final_lr,
+            gamma=gamma,
+        )
+
+
+__all__ = ["AMSBound", "AMSGrad", "AdaBound", "Adam", "AdamRule", "AdamW"]

@@ -1,0 +1,71 @@
+"""Kuzushiji-MNIST: 70,000 28x28 images of cursive Japanese (Kuzushiji) characters, 10 classes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer.datasets import _mnist_format
+
+# (romanisation, Unicode code point) by label, as in the data set's class map.
+_LABELS = (
+    ("o", "U+304A"),
+    ("ki", "U+304D"),
+    ("su", "U+3059"),
+    ("tsu", "U+3064"),
+    ("na", "U+306A"),
+    ("ha", "U+306F"),
+    ("ma", "U+307E"),
+    ("ya", "U+3084"),
+    ("re", "U+308C"),
+    ("wo", "U+3092"),
+)
+
+
+def get_kuzushiji_mnist_labels() -> list[tuple[str, str]]:
+    """Provides a list of labels for the Kuzushiji-MNIST dataset.
+
+    Returns:
+        One ``(romaji, code point)`` tuple per label, e.g. ``('o', 'U+304A')`` for
+        label 0.
+    """
+    return list(_LABELS)
+
+
+def get_kuzushiji_mnist(
+    withlabel: bool = True,
+    ndim: int = 1,
+    scale: float = 1.0,
+    dtype: Any = None,
+    label_dtype: Any = numpy.int32,
+    rgb_format: bool = False,
+) -> tuple[Any, Any]:
+    """Gets the Kuzushiji-MNIST dataset.
+
+    Downloaded on first use, verified against the published MD5s, and cached under the
+    dataset root (``pfnet/chainer/kuzushiji_mnist/train.npz``, ``test.npz``). The
+    arguments are those of :func:`get_mnist`.
+
+    Args:
+        withlabel: Return ``(image, label)`` pairs instead of images only.
+        ndim: ``1``: ``(784,)``, ``2``: ``(28, 28)``, ``3``: ``(1, 28, 28)``.
+        scale: Pixel values are scaled to ``[0, scale]``.
+        dtype: The image dtype (default ``chainer.config.dtype``).
+        label_dtype: The label dtype.
+        rgb_format: With ``ndim=3``, make ``(3, 28, 28)`` images.
+
+    Returns:
+        ``(train, test)``: 60,000 and 10,000 examples.
+    """
+    return _mnist_format.get(
+        "get_kuzushiji_mnist",
+        "kuzushiji-mnist",
+        "pfnet/chainer/kuzushiji_mnist",
+        withlabel,
+        ndim,
+        scale,
+        dtype,
+        label_dtype,
+        rgb_format,
+    )

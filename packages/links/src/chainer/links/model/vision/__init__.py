@@ -1,0 +1,1 @@
+"""chainer.links: pre-trained vision models (the model zoo)."""

@@ -1,0 +1,1 @@
+"""chainer.links: rnn links."""

@@ -1,0 +1,92 @@
+import math
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+def _scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+def _digamma(v):
+    """The recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic series."""
+    result = 0.0
+    while v < 10:
+        result -= 1 / v
+        v += 1
+    inv2 = 1 / (v * v)
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132))))
+    return result + math.log(v) - 0.5 / v - series
+
+
+# name: (function, reference, (low, high) of the inputs)
+UNARY = {
+    "digamma": (F.digamma, _scalar_reference(_digamma), (0.5, 4)),
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestDiGamma(testing.FunctionTestCase):
+    def setUp(self):
+        self.function, self.reference, self.domain = UNARY[self.name]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_rejects_integer_input(name):
+    function = UNARY[name][0]
+    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
+        function(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_digamma_known_values():
+    euler_gamma = 0.5772156649015329
+    x = numpy.array([0.5, 1.0, 2.0])
+    expected = numpy.array([-euler_gamma - 2 * math.log(2), -euler_gamma, 1 - euler_gamma])
+    testing.assert_allclose(F.digamma(x).array, expected, atol=0, rtol=1e-13)
+
+
+def test_digamma_gradient_is_trigamma():
+    x = chainer.Variable(numpy.array([1.0]))
+    (gx,) = chainer.grad([F.digamma(x)], [x], grad_outputs=[numpy.ones(1)])
+    testing.assert_allclose(gx.array, numpy.array([math.pi**2 / 6]), atol=0, rtol=1e-13)

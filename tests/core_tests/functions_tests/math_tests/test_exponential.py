@@ -1,0 +1,100 @@
+import math
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+def _scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+# name: (function, reference, (low, high) of the inputs)
+UNARY = {
+    "exp": (F.exp, _scalar_reference(math.exp), (-2, 2)),
+    "log": (F.log, _scalar_reference(math.log), (0.5, 4)),
+    "log2": (F.log2, _scalar_reference(math.log2), (0.5, 4)),
+    "log10": (F.log10, _scalar_reference(math.log10), (0.5, 4)),
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestExponential(testing.FunctionTestCase):
+    def setUp(self):
+        self.function, self.reference, self.domain = UNARY[self.name]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_rejects_integer_input(name):
+    function = UNARY[name][0]
+    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
+        function(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_logarithms_of_powers_of_their_base():
+    x = numpy.array([1.0, 8.0, 1024.0])
+    assert numpy.array_equal(F.log2(x).array, [0.0, 3.0, 10.0])
+    assert numpy.array_equal(F.log10(numpy.array([1.0, 10.0, 1e5])).array, [0.0, 1.0, 5.0])
+    testing.assert_allclose(
+        F.log(numpy.exp(numpy.array([0.5, 2.0]))).array, numpy.array([0.5, 2.0]), atol=0, rtol=1e-15
+    )
+
+
+def test_log_of_zero_is_minus_infinity():
+    with numpy.errstate(divide="ignore"):
+        for f in (F.log, F.log2, F.log10):
+            assert f(numpy.zeros(1, numpy.float32)).array[0] == -numpy.inf
+
+
+@pytest.mark.parametrize("name,base", [("log2", 2.0), ("log10", 10.0)])
+def test_gradient_of_a_logarithm_to_a_base(name, base):
+    x = chainer.Variable(numpy.array([0.5, 3.0]))
+    (gx,) = chainer.grad([UNARY[name][0](x)], [x], grad_outputs=[numpy.ones(2)])
+    testing.assert_allclose(gx.array, 1 / (x.array * math.log(base)), atol=0, rtol=1e-15)
+
+
+def test_exp_keeps_only_its_output_for_backward():
+    x = chainer.Variable(numpy.zeros(3, numpy.float32))
+    y = F.exp(x)
+    assert y.creator.inputs[0].data is None
+    assert y.node.data is not None

@@ -1,0 +1,82 @@
+import math
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+def _scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+# name: (function, reference, (low, high) of the inputs)
+UNARY = {
+    "sinh": (F.sinh, _scalar_reference(lambda v: (math.exp(v) - math.exp(-v)) / 2), (-3, 3)),
+    "cosh": (F.cosh, _scalar_reference(lambda v: (math.exp(v) + math.exp(-v)) / 2), (-3, 3)),
+    "arctanh": (F.arctanh, _scalar_reference(lambda v: 0.5 * math.log((1 + v) / (1 - v))), (-0.9, 0.9)),
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestHyperbolic(testing.FunctionTestCase):
+    def setUp(self):
+        self.function, self.reference, self.domain = UNARY[self.name]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_rejects_integer_input(name):
+    function = UNARY[name][0]
+    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
+        function(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_arctanh_is_infinite_at_one():
+    with numpy.errstate(divide="ignore"):
+        y = F.arctanh(numpy.array([-1.0, 1.0], numpy.float32))
+    assert numpy.array_equal(y.array, numpy.array([-numpy.inf, numpy.inf], numpy.float32))
+
+
+def test_sinh_and_cosh_satisfy_the_hyperbolic_identity():
+    x = chainer.Variable(numpy.linspace(-2, 2, 9))
+    identity = F.cosh(x) ** 2 - F.sinh(x) ** 2
+    testing.assert_allclose(identity.array, numpy.ones(9), atol=1e-12, rtol=0)

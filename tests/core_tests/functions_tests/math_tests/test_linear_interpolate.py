@@ -1,0 +1,81 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestLinearInterpolate(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        p = numpy.random.uniform(0, 1, self.shape).astype(self.dtype)
+        x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        y = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        return p, x, y
+
+    def forward(self, inputs, device):
+        return (F.linear_interpolate(*inputs),)
+
+    def forward_expected(self, inputs):
+        p, x, y = (a.astype(numpy.float64) for a in inputs)
+        return (numpy.asarray(p * x + (1 - p) * y, self.dtype),)
+
+
+def test_linear_interpolate_hits_the_ends():
+    x = numpy.array([2.0, 2.0], numpy.float32)
+    y = numpy.array([-1.0, -1.0], numpy.float32)
+    out = F.linear_interpolate(numpy.array([1.0, 0.0], numpy.float32), x, y)
+    assert numpy.array_equal(out.array, numpy.array([2.0, -1.0], numpy.float32))
+
+
+def test_linear_interpolate_gradients():
+    p, x, y = (chainer.Variable(numpy.array([v])) for v in (0.25, 3.0, 1.0))
+    gp, gx, gy = chainer.grad([F.linear_interpolate(p, x, y)], [p, x, y], grad_outputs=[numpy.ones(1)])
+    assert (gp.array, gx.array, gy.array) == ([2.0], [0.25], [0.75])
+
+
+def test_linear_interpolate_rejects_different_shapes():
+    a = numpy.ones((2, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"linear_interpolate \(Forward\)[\s\S]*y.shape == x.shape"):
+        F.linear_interpolate(a, a, numpy.ones(3, numpy.float32))
+
+
+def test_linear_interpolate_rejects_mixed_dtypes():
+    a = numpy.ones(3, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"x.dtype == p.dtype"):
+        F.linear_interpolate(a, a.astype(numpy.float64), a)
+
+
+def test_linear_interpolate_rejects_integer_inputs():
+    a = numpy.ones(3, numpy.int32)
+    with pytest.raises(type_check.InvalidType, match=r"p.dtype.kind == f"):
+        F.linear_interpolate(a, a, a)

@@ -1,0 +1,89 @@
+import math
+
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+def _scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+def _ndtri(p):
+    """Solve ndtr(y) = p by bisection in float64 (ndtr is increasing)."""
+    lo, hi = -40.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+# name: (function, reference, (low, high) of the inputs)
+UNARY = {
+    "ndtri": (F.ndtri, _scalar_reference(_ndtri), (0.05, 0.95)),
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestNdtri(testing.FunctionTestCase):
+    def setUp(self):
+        self.function, self.reference, self.domain = UNARY[self.name]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_rejects_integer_input(name):
+    function = UNARY[name][0]
+    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
+        function(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_ndtri_known_quantiles():
+    p = numpy.array([0.025, 0.5, 0.975])
+    testing.assert_allclose(F.ndtri(p).array, numpy.array([-1.959963984540054, 0.0, 1.959963984540054]), atol=1e-12)
+
+
+def test_ndtri_inverts_ndtr():
+    x = numpy.linspace(-5, 5, 11)
+    testing.assert_allclose(F.ndtri(F.ndtr(x)).array, x, atol=1e-9)

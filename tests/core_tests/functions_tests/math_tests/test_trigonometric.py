@@ -1,0 +1,128 @@
+import math
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
+    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
+    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
+}
+# Numerical gradients are computed in float64; for float64 a smaller step keeps the
+# truncation error of central differences below the tolerance.
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
+    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+DOUBLE_BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
+    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
+}
+
+
+def _scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+# name: (function, reference, (low, high) of the inputs)
+UNARY = {
+    "sin": (F.sin, _scalar_reference(math.sin), (-4, 4)),
+    "cos": (F.cos, _scalar_reference(math.cos), (-4, 4)),
+    "tan": (F.tan, _scalar_reference(math.tan), (-1.2, 1.2)),
+    "arcsin": (F.arcsin, _scalar_reference(math.asin), (-0.9, 0.9)),
+    "arccos": (F.arccos, _scalar_reference(math.acos), (-0.9, 0.9)),
+    "arctan": (F.arctan, _scalar_reference(math.atan), (-3, 3)),
+}
+
+
+@testing.fix_random()
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestUnaryTrigonometric(testing.FunctionTestCase):
+    def setUp(self):
+        self.function, self.reference, self.domain = UNARY[self.name]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
+@testing.fix_random()
+@testing.parameterize(
+    *testing.product({"shapes": [((), ()), ((3, 2), (3, 2)), ((3, 2), (2,)), ((3, 1), (1, 2))], "dtype": DTYPES})
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestArctan2(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        # Keep away from the origin, where the gradient blows up, and from the negative
+        # x axis, where the angle jumps from pi to -pi.
+        shape1, shape2 = self.shapes
+        x1 = numpy.random.choice([-1, 1], shape1) * numpy.random.uniform(0.5, 2, shape1)
+        x2 = numpy.random.uniform(0.2, 2, shape2)
+        return numpy.asarray(x1, self.dtype), numpy.asarray(x2, self.dtype)
+
+    def forward(self, inputs, device):
+        return (F.arctan2(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (_scalar_reference(math.atan2)(*inputs).astype(self.dtype),)
+
+
+def test_arctan2_quadrants():
+    y = numpy.array([1, 1, -1, -1], numpy.float32)
+    x = numpy.array([1, -1, -1, 1], numpy.float32)
+    expected = numpy.array([1, 3, -3, -1], numpy.float32) * numpy.float32(math.pi / 4)
+    testing.assert_allclose(F.arctan2(y, x).array, expected, atol=0, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_rejects_integer_input(name):
+    function = UNARY[name][0]
+    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
+        function(numpy.arange(3, dtype=numpy.int32))
+
+
+def test_arctan2_rejects_mixed_dtypes():
+    with pytest.raises(type_check.InvalidType, match=r"arctan2 \(Forward\)[\s\S]*x2.dtype == x1.dtype"):
+        F.arctan2(numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64))
+
+
+def test_arctan2_rejects_integer_inputs():
+    with pytest.raises(type_check.InvalidType, match=r"x1.dtype.kind == f"):
+        F.arctan2(numpy.ones(3, numpy.int64), numpy.ones(3, numpy.int64))
+
+
+def test_arctan2_rejects_shapes_that_do_not_broadcast():
+    with pytest.raises(type_check.InvalidType, match=r"x1.shape and x2.shape can be broadcast together"):
+        F.arctan2(numpy.ones((3, 2), numpy.float32), numpy.ones(3, numpy.float32))
+
+
+def test_tan_keeps_only_its_output_for_backward():
+    x = chainer.Variable(numpy.zeros(3, numpy.float32))
+    y = F.tan(x)
+    assert y.creator.inputs[0].data is None
+    assert y.node.data is not None

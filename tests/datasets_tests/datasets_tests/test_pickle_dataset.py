@@ -1,0 +1,69 @@
+import os
+
+import numpy
+import pytest
+
+import chainer
+from chainer import datasets
+
+EXAMPLES = [numpy.arange(3), {"label": 1, "text": "x"}, ("tuple", 2.5), None, list(range(100))]
+
+
+def check(ds):
+    assert len(ds) == len(EXAMPLES)
+    for i in (4, 0, 2, 1, 3):
+        actual, expected = ds[i], EXAMPLES[i]
+        if isinstance(expected, numpy.ndarray):
+            numpy.testing.assert_array_equal(actual, expected)
+        else:
+            assert actual == expected
+
+
+def test_write_then_read(tmp_path):
+    path = str(tmp_path / "data.pkl")
+    with datasets.open_pickle_dataset_writer(path) as writer:
+        for example in EXAMPLES:
+            writer.write(example)
+        writer.flush()
+        assert not os.path.exists(path)  # appears only when complete
+    assert os.path.exists(path)
+    with datasets.open_pickle_dataset(path) as ds:
+        check(ds)
+        assert ds[1:3] == EXAMPLES[1:3]
+
+
+def test_failed_write_leaves_no_file(tmp_path):
+    path = tmp_path / "data.pkl"
+    with pytest.raises(RuntimeError):
+        with datasets.open_pickle_dataset_writer(str(path)) as writer:
+            writer.write(1)
+            raise RuntimeError("interrupted")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_file_objects_and_protocol(tmp_path):
+    path = tmp_path / "data.pkl"
+    with open(path, "wb") as f:
+        writer = datasets.PickleDatasetWriter(f, protocol=2)
+        for example in EXAMPLES:
+            writer.write(example)
+    with open(path, "rb") as f:
+        check(datasets.PickleDataset(f))
+    with pytest.raises(ValueError, match="protocol must be in"):
+        datasets.PickleDatasetWriter(None, protocol=99)
+    with pytest.raises(TypeError, match="seekable binary file"):
+        datasets.PickleDataset(b"data")
+
+
+def test_reading_from_worker_processes(tmp_path):
+    path = str(tmp_path / "data.pkl")
+    with datasets.open_pickle_dataset_writer(path) as writer:
+        for i in range(10):
+            writer.write((numpy.full(2, i), i))
+    with datasets.open_pickle_dataset(path) as ds:
+        it = chainer.iterators.MultiprocessIterator(ds, 4, repeat=False, shuffle=False, n_processes=2)
+        try:
+            labels = [t for batch in it for _, t in batch]
+        finally:
+            it.finalize()
+    assert labels == list(range(10))
