@@ -77,6 +77,7 @@ class TestCRF1d(testing.FunctionTestCase):
 @testing.inject_backend_tests(None, BACKENDS)
 class TestArgmaxCRF1d(testing.FunctionTestCase):
     skip_double_backward_test = True  # the score is piecewise linear: nothing to check
+    dodge_nondifferentiable = True  # near-ties switch the best path within a finite difference step
 
     def setUp(self):
         if self.dtype == numpy.float16:
