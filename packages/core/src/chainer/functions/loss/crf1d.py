@@ -152,8 +152,8 @@ def argmax_crf1d(cost: Any, xs: Sequence[Any]) -> tuple[variable.Variable, list[
         >>> cost = np.array([[0., -5.], [-5., 0.]], 'f')  # switching labels is costly
         >>> xs = [np.array([[1., 0.]], 'f'), np.array([[0., 0.5]], 'f')]
         >>> score, path = F.argmax_crf1d(cost, xs)
-        >>> [p.tolist() for p in path], float(score.array)
-        ([[0], [0]], 1.0)
+        >>> [p.tolist() for p in path], score.array.tolist()
+        ([[0], [0]], [1.0])
     """
     _check_inputs(cost, xs, None, "argmax_crf1d", "ArgmaxCRF1d")
     cost = variable.as_variable(cost)
