@@ -48,7 +48,11 @@ def _tolerances(dtype):
             {"shape": (2, 3, 2, 2), "reduce": "mean", "normalize": True, "weighted": True, "cache_score": False},
             {"shape": (2, 3, 2), "reduce": "no", "normalize": False, "weighted": False, "cache_score": True},
         ],
-        [{"ignore_label": -1}, {"ignore_label": 2}],
+        [
+            {"ignore_label": -1, "with_ignored": True},
+            {"ignore_label": 2, "with_ignored": True},
+            {"ignore_label": -1, "with_ignored": False},
+        ],
         [{"dtype": d} for d in DTYPES],
     )
 )
@@ -61,10 +65,11 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
         self.class_weight = numpy.random.uniform(0.5, 2, n_class).astype(self.dtype) if self.weighted else None
         t_shape = self.shape[:1] + self.shape[2:]
         t = numpy.random.randint(0, n_class, t_shape)
-        # Make sure both ignored and kept positions occur.
         flat = t.reshape(-1)
-        flat[0] = self.ignore_label
-        flat[-1] = 0 if self.ignore_label != 0 else 1
+        if self.with_ignored:
+            # Make sure both ignored and kept positions occur.
+            flat[0] = self.ignore_label
+            flat[-1] = 0 if self.ignore_label != 0 else 1
         self.t = t.astype(numpy.int32)
 
     def generate_inputs(self):

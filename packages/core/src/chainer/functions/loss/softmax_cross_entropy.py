@@ -58,29 +58,37 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, t = inputs
         xp = backend.get_array_module(x)
         n_class = x.shape[1]
-        _common.check_labels(t, n_class, _WHERE, ignore_label=self.ignore_label)
+        ignore = self.ignore_label
+        low, high = (int(t.min()), int(t.max())) if t.size else (0, 0)
+        if 0 <= low and high < n_class and not 0 <= ignore < n_class:
+            # Every label is a class (the common case): no position is ignored.
+            valid = None
+            t_safe = t
+            count = t.size
+        else:
+            _common.check_labels(t, n_class, _WHERE, ignore_label=ignore)
+            valid = t != ignore
+            t_safe = xp.where(valid, t, 0)
+            count = int(valid.sum())
 
         dtype = _common.compute_dtype(x.dtype)
         log_y = _common.log_softmax_array(x.astype(dtype, copy=False), axis=1)
-        valid = t != self.ignore_label
-        t_safe = xp.where(valid, t, 0)
-        # Per-position factor of the loss: 0 where ignored, else the class weight (or 1).
-        if self.class_weight is None:
-            weight = valid.astype(dtype)
+        # Per-position factor of the loss: 0 where ignored, else the class weight (None: all 1).
+        weight = None if valid is None else valid.astype(dtype)
+        if self.class_weight is not None:
+            class_weight = self.class_weight.astype(dtype, copy=False)[t_safe]
+            weight = class_weight if weight is None else class_weight * weight
+        if x.ndim == 2:
+            picked = log_y[xp.arange(x.shape[0]), t_safe]
         else:
-            weight = self.class_weight.astype(dtype, copy=False)[t_safe] * valid
-        picked = xp.take_along_axis(log_y, _expand_class_axis(t_safe), axis=1).reshape(t.shape)
-        loss = -picked * weight
+            picked = xp.take_along_axis(log_y, _expand_class_axis(t_safe), axis=1).reshape(t.shape)
+        loss = -picked if weight is None else -picked * weight
 
         self._t_safe = t_safe
         self._weight = weight
         self._log_y = log_y if self.cache_score else None
         if self.reduce == "mean":
-            if self.normalize:
-                count = int(valid.sum())
-            else:
-                count = x.shape[0]
-            self._coeff = 1.0 / max(count, 1)
+            self._coeff = 1.0 / max(count if self.normalize else x.shape[0], 1)
             y = loss.sum() * dtype(self._coeff)
         else:
             self._coeff = 1.0
@@ -116,9 +124,14 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         if log_y is None:
             log_y = _common.log_softmax_array(x.astype(dtype, copy=False), axis=1)
         gx = xp.exp(log_y)
-        gx -= self._onehot(xp, x.shape[1], x.ndim, dtype)
-        scale = self._weight * gy.astype(dtype, copy=False) * dtype(self._coeff)
-        gx *= _expand_class_axis(scale)
+        if x.ndim == 2:
+            gx[xp.arange(x.shape[0]), self._t_safe] -= 1
+        else:
+            gx -= self._onehot(xp, x.shape[1], x.ndim, dtype)
+        scale = gy.astype(dtype, copy=False) * dtype(self._coeff)
+        if self._weight is not None:
+            scale = scale * self._weight
+        gx *= _expand_class_axis(scale) if scale.ndim else scale
         return (utils.force_array(gx, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -130,7 +143,8 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         ggx = grad_outputs[0]
         xp = backend.get_array_module(x.array)
         y = softmax.softmax(x, axis=1)
-        weight = (self._weight * self._coeff).astype(x.dtype)
+        weight = self._weight if self._weight is not None else xp.ones(self._t_safe.shape, x.dtype)
+        weight = (weight * self._coeff).astype(x.dtype)
         kept = _expand_class_axis(weight).shape
         result = []
         for i in indexes:
