@@ -40,6 +40,8 @@ def int_tuple(value: Any, ndim: int, name: str, where: str, minimum: int) -> tup
 
 def initializer(spec: Any, name: str, where: str) -> Any:
     """An initializer from a spec: ``None`` (LeCunNormal), a scalar, an array or a callable."""
+    if isinstance(spec, (str, bytes)):
+        raise TypeError(f"{where}: {name} must be None, a scalar, an array or an initializer, got {type(spec).__name__}")
     try:
         return initializers._get_initializer(spec)
     except TypeError:

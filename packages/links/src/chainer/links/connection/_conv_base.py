@@ -80,13 +80,15 @@ class ConvolutionLinkBase(chainer.Link):
         _checks.initialize(self.W, shape, self._where)
 
     def _ensure_initialized(self, x: Any) -> None:
+        """Check the input's number of axes (the functions would infer another number of
+        spatial axes from it) and create ``W`` if it is still lazy."""
+        shape = getattr(x, "shape", None)
+        if shape is None or len(shape) != self._ndim + 2:
+            raise ValueError(
+                f"{self._where}: the input must have {self._ndim + 2} dimensions (batch, channel and "
+                f"{self._ndim} spatial axes), got shape {shape}"
+            )
         if self.W.array is None:
-            shape = getattr(x, "shape", None)
-            if shape is None or len(shape) != self._ndim + 2:
-                raise ValueError(
-                    f"{self._where}: the input must have {self._ndim + 2} dimensions (batch, channel and "
-                    f"{self._ndim} spatial axes), got shape {shape}"
-                )
             self._initialize_params(shape[1])
 
     @property
