@@ -9,6 +9,7 @@ is in the test file of each layer."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -351,6 +352,18 @@ def test_repeat(case):
         with chainer.using_config("train", False):
             np.testing.assert_array_equal(seq(inputs[0]).array, expected)
     assert len(link.repeat(0)) == 0
+
+
+def test_pickle_round_trip(case):
+    inputs = case.inputs()
+    link = case.make()
+    case.run(link, inputs)
+    _perturb(link)
+    clone = pickle.loads(pickle.dumps(link))
+    assert type(clone) is type(link)
+    np.testing.assert_array_equal(case.run(clone, inputs), case.run(link, inputs))
+    lazy = pickle.loads(pickle.dumps(case.make()))
+    assert case.run(lazy, inputs).shape == case.run(link, inputs).shape
 
 
 def test_lazy_layer_loads_into_uninitialized_parameters(tmp_path):
