@@ -63,7 +63,7 @@ class BatchNormalization(chainer.Link):
         >>> y = bn(x)
         >>> np.round(y.array[:, 0], 4)
         array([-1.3416, -0.4472,  0.4472,  1.3416], dtype=float32)
-        >>> bn.avg_mean
+        >>> np.round(bn.avg_mean, 4)   # 0.9 * 0 + 0.1 * batch mean
         array([0.45, 0.55, 0.65], dtype=float32)
         >>> with chainer.using_config('train', False):
         ...     y = bn(x)   # uses avg_mean and avg_var
