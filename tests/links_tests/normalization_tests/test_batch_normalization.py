@@ -163,6 +163,10 @@ def test_bad_arguments():
         L.BatchNormalization(axis=(2, 0))
     with pytest.raises(ValueError, match="BatchNormalization: size must be a positive int"):
         L.BatchNormalization(0)
+    with pytest.raises(ValueError, match=r"BatchNormalization: decay must be a real number >= 0.0 and <= 1.0, got 'x'"):
+        L.BatchNormalization(3, decay="x")
+    with pytest.raises(ValueError, match=r"BatchNormalization: eps must be a real number > 0.0, got 0"):
+        L.BatchNormalization(3, eps=0)
     layer = L.BatchNormalization(3)
     with pytest.raises(ValueError, match="test argument is not supported anymore"):
         layer(np.ones((2, 3), np.float32), test=True)

@@ -42,5 +42,5 @@ def test_eps():
     layer = L.LayerNormalization(2, eps=1.0)
     x = np.array([[0.0, 2.0]], np.float32)
     np.testing.assert_allclose(layer(x).array, [[-1 / np.sqrt(2), 1 / np.sqrt(2)]], rtol=1e-6)
-    with pytest.raises(ValueError, match="LayerNormalization: eps must be positive"):
+    with pytest.raises(ValueError, match="LayerNormalization: eps must be a real number > 0.0, got 0"):
         L.LayerNormalization(2, eps=0)

@@ -3,6 +3,7 @@ names the link, the argument, what was expected and what came."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,7 +42,9 @@ def int_tuple(value: Any, ndim: int, name: str, where: str, minimum: int) -> tup
 def initializer(spec: Any, name: str, where: str) -> Any:
     """An initializer from a spec: ``None`` (LeCunNormal), a scalar, an array or a callable."""
     if isinstance(spec, (str, bytes)):
-        raise TypeError(f"{where}: {name} must be None, a scalar, an array or an initializer, got {type(spec).__name__}")
+        raise TypeError(
+            f"{where}: {name} must be None, a scalar, an array or an initializer, got {type(spec).__name__}"
+        )
     try:
         return initializers._get_initializer(spec)
     except TypeError:
@@ -74,3 +77,16 @@ def array_like(value: Any) -> bool:
     return isinstance(value, numpy.ndarray) or (
         hasattr(value, "shape") and backend._entry_for_array_type(type(value)) is not None
     )
+
+
+def real(value: Any, name: str, where: str, low: float, high: float | None = None, *, open_low: bool = False) -> float:
+    """``value`` as a float in ``[low, high]`` (``(low, high]`` with ``open_low``)."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok:
+        ok = (value > low if open_low else value >= low) and (high is None or value <= high)
+    if not ok:
+        bound = f"> {low}" if open_low else f">= {low}"
+        if high is not None:
+            bound += f" and <= {high}"
+        raise ValueError(f"{where}: {name} must be a real number {bound}, got {value!r}")
+    return float(value)

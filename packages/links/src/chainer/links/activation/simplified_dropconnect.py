@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 from typing import Any
 
@@ -51,9 +52,9 @@ class SimplifiedDropconnect(chainer.Link):
         super().__init__()
         in_size = _checks.positive_int(in_size, "in_size", _WHERE, allow_none=True)
         self.out_size = _checks.positive_int(out_size, "out_size", _WHERE)
-        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0.0 <= ratio < 1.0:
+        if not isinstance(ratio, numbers.Real) or isinstance(ratio, bool) or not 0.0 <= ratio < 1.0:
             raise ValueError(f"{_WHERE}: ratio must be a real number in [0, 1), got {ratio!r}")
-        self.ratio = ratio
+        self.ratio = float(ratio)
         with self.init_scope():
             self.W = chainer.Parameter(_checks.initializer(initialW, "initialW", _WHERE))
             if nobias:

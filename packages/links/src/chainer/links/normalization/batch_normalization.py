@@ -101,12 +101,8 @@ class BatchNormalization(chainer.Link):
                 raise ValueError(f"{where}: the axes must be sorted in ascending order without repeats, got {axis!r}")
             axis = tuple(int(a) for a in axis)
         self.axis = axis
-        if not 0.0 <= decay <= 1.0:
-            raise ValueError(f"{where}: decay must be in [0, 1], got {decay!r}")
-        if not eps > 0:
-            raise ValueError(f"{where}: eps must be positive, got {eps!r}")
-        self.decay = decay
-        self.eps = eps
+        self.decay = _checks.real(decay, "decay", where, 0.0, 1.0)
+        self.eps = _checks.real(eps, "eps", where, 0.0, open_low=True)
         self._highprec_dtype = chainer.get_dtype(dtype, map_mixed16=numpy.float32)
         self._initial_avg_mean = initial_avg_mean
         self._initial_avg_var = initial_avg_var

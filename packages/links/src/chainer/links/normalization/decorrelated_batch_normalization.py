@@ -56,15 +56,11 @@ class DecorrelatedBatchNormalization(chainer.Link):
         groups = _checks.positive_int(groups, "groups", _WHERE)
         if size % groups:
             raise ValueError(f"{_WHERE}: size ({size}) must be a multiple of groups ({groups})")
-        if not 0.0 <= decay <= 1.0:
-            raise ValueError(f"{_WHERE}: decay must be in [0, 1], got {decay!r}")
-        if not eps > 0:
-            raise ValueError(f"{_WHERE}: eps must be positive, got {eps!r}")
         self.size = size
         self.groups = groups
-        self.decay = decay
-        self.eps = eps
-        self._dtype = chainer.get_dtype(dtype)
+        self.decay = _checks.real(decay, "decay", _WHERE, 0.0, 1.0)
+        self.eps = _checks.real(eps, "eps", _WHERE, 0.0, open_low=True)
+        self._dtype = chainer.get_dtype(dtype, map_mixed16=numpy.float32)
         C = size // groups
         self.add_persistent("avg_mean", numpy.zeros((groups, C), dtype=self._dtype))
         projection = numpy.zeros((groups, C, C), dtype=self._dtype)

@@ -49,9 +49,7 @@ class GroupNormalization(chainer.Link):
         super().__init__()
         self.groups = _checks.positive_int(groups, "groups", _WHERE)
         size = _checks.positive_int(size, "size", _WHERE, allow_none=True)
-        if not eps > 0:
-            raise ValueError(f"{_WHERE}: eps must be positive, got {eps!r}")
-        self.eps = eps
+        self.eps = _checks.real(eps, "eps", _WHERE, 0.0, open_low=True)
         with self.init_scope():
             self.gamma = chainer.Parameter(
                 _checks.initializer(1 if initial_gamma is None else initial_gamma, "initial_gamma", _WHERE)
