@@ -15,7 +15,7 @@ def _reference(x, groups, gamma, beta, eps):
     g = x.reshape(n, groups, -1)
     normalized = ((g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + eps)).reshape(x.shape)
     shape = (1, c) + (1,) * (x.ndim - 2)
-    return normalized * np.reshape(gamma, shape) + np.reshape(beta, shape)
+    return normalized * np.broadcast_to(gamma, (c,)).reshape(shape) + np.broadcast_to(beta, (c,)).reshape(shape)
 
 
 @pytest.mark.parametrize("dtype, tol", [(np.float16, 3e-2), (np.float32, 1e-5), (np.float64, 1e-12)])
@@ -23,7 +23,7 @@ def _reference(x, groups, gamma, beta, eps):
 def test_forward_backward_against_numpy(dtype, tol, shape, groups):
     with chainer.using_config("dtype", dtype):
         layer = L.GroupNormalization(
-            groups, initial_gamma=initializers.Uniform(1.0), initial_beta=initializers.Uniform(1.0)
+            groups, shape[1], initial_gamma=initializers.Uniform(1.0), initial_beta=initializers.Uniform(1.0)
         )
     x = np.random.uniform(-1, 1, shape).astype(dtype)
     y = layer(x)
@@ -35,6 +35,15 @@ def test_forward_backward_against_numpy(dtype, tol, shape, groups):
     gy = np.random.uniform(-1, 1, shape).astype(dtype)
     check = {"atol": 5e-2, "rtol": 5e-2} if dtype == np.float16 else {"atol": 1e-4, "rtol": 1e-3}
     gradient_check.check_backward(layer, x, gy, params=(layer.gamma, layer.beta), dtype=np.float64, **check)
+
+
+def test_lazy_size():
+    layer = L.GroupNormalization(3)
+    assert layer.gamma.array is None and layer.beta.array is None
+    x = np.random.uniform(-1, 1, (2, 6, 2)).astype(np.float32)
+    y = layer(x)
+    assert layer.gamma.shape == layer.beta.shape == (6,)
+    np.testing.assert_allclose(y.array, _reference(x, 3, 1, 0, 1e-5), rtol=1e-5, atol=1e-5)
 
 
 def test_initialization():
