@@ -91,3 +91,15 @@ def test_repr():
         "dilate=(1,), groups=1, cover_all=False)"
     )
     assert repr(L.ConvolutionND(2, 1, 2, 1)).startswith("ConvolutionND(ndim=2, in_channels=1,")
+
+
+def test_given_initializers():
+    W = np.random.uniform(-1, 1, (2, 1, 2, 2, 2)).astype(np.float32)
+    layer = L.Convolution3D(1, 2, 2, initialW=W, initial_bias=np.array([0.5, -0.5], np.float32))
+    np.testing.assert_array_equal(layer.W.array, W)
+    np.testing.assert_array_equal(layer.b.array, [0.5, -0.5])
+    scalar = L.ConvolutionND(1, 2, 3, 2, initialW=0.125, initial_bias=1)
+    np.testing.assert_array_equal(scalar.W.array, np.full((3, 2, 2), 0.125, np.float32))
+    np.testing.assert_array_equal(scalar.b.array, [1, 1, 1])
+    default = L.ConvolutionND(1, 16, 64, 4)
+    np.testing.assert_allclose(default.W.array.std(), 1 / np.sqrt(16 * 4), rtol=0.05)

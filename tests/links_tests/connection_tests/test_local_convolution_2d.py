@@ -66,3 +66,13 @@ def test_nobias():
     assert layer.b is None
     x = np.random.uniform(-1, 1, (1, 1, 3, 3)).astype(np.float32)
     np.testing.assert_allclose(layer(x).array, _reference(x, layer.W.array, None, (1, 1)), rtol=1e-5, atol=1e-6)
+
+
+def test_given_initializers():
+    layer = L.LocalConvolution2D(
+        2, 3, 3, 2, initialW=0.5, initial_bias=np.arange(12, dtype=np.float32).reshape(3, 2, 2)
+    )
+    np.testing.assert_array_equal(layer.W.array, np.full((3, 2, 2, 2, 2, 2), 0.5, np.float32))
+    np.testing.assert_array_equal(layer.b.array, np.arange(12).reshape(3, 2, 2))
+    default = L.LocalConvolution2D(8, 8, 6, 3)
+    np.testing.assert_allclose(default.W.array.std(), 1 / np.sqrt(4 * 4 * 8 * 9), rtol=0.1)
