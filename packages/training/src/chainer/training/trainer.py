@@ -179,7 +179,10 @@ class Trainer:
         while modified_name in self._extensions:
             ordinal += 1
             modified_name = f"{name}_{ordinal}"
-        extension.name = modified_name
+        try:
+            extension.name = modified_name
+        except AttributeError:  # e.g. a bound method: it is registered all the same
+            pass
         self._extensions[modified_name] = _ExtensionEntry(extension, int(priority), trigger, bool(call_before_training))
 
     def get_extension(self, name: str) -> Any:
