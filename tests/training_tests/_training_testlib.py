@@ -235,3 +235,23 @@ def regression_data(n=12, n_in=3, n_out=2, seed=1):
     x = rng.standard_normal((n, n_in)).astype(numpy.float32)
     t = rng.standard_normal((n, n_out)).astype(numpy.float32)
     return x, t
+
+
+class HyperOptimizer:
+    """Just the attributes a shift extension sets (``lr``, ``momentum``...)."""
+
+    def __init__(self, **attrs):
+        self.__dict__.update(attrs)
+
+
+def run_schedule(extension, optimizer, n, trainer=None):
+    """Initialize ``extension`` and call it n times; return the attribute values after
+    initialize and after each call (the attribute is ``extension._attr``)."""
+    trainer = trainer or FakeTrainer()
+    extension.initialize(trainer)
+    values = [getattr(optimizer, extension._attr)]
+    for _ in range(n):
+        trainer.updater.update()
+        extension(trainer)
+        values.append(getattr(optimizer, extension._attr))
+    return values
