@@ -8,6 +8,20 @@ from typing import Any
 from chainer.training import extension as extension_module
 from chainer.training.extensions import log_report as log_report_module
 
+# The default ``out`` of PrintReport and ProgressBar: sys.stdout as it was at import. A
+# report created with the default writes to sys.stdout as it is at each write instead,
+# so that redirect_stdout, pytest's capture or a notebook's stream are followed.
+_STDOUT_AT_IMPORT = sys.stdout
+
+
+class _CurrentStdout:
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.stdout, name)
+
+
+def resolve_out(out: Any) -> Any:
+    return _CurrentStdout() if out is _STDOUT_AT_IMPORT else out
+
 
 def _is_tty(out: Any) -> bool:
     isatty = getattr(out, "isatty", None)
@@ -33,14 +47,14 @@ class PrintReport(extension_module.Extension):
         entries: The keys to print (e.g. ``['epoch', 'main/loss', 'elapsed_time']``).
         log_report: The :class:`LogReport` to print, or the name under which it is
             registered to the trainer (``'LogReport'``).
-        out: The stream to print to (``sys.stdout`` by default; any object with
-            ``write``).
+        out: The stream to print to (any object with ``write``); by default the
+            ``sys.stdout`` of the moment of each print.
 
     Example:
         >>> trainer.extend(extensions.PrintReport(['epoch', 'main/loss', 'validation/main/loss']))
     """
 
-    def __init__(self, entries: Any, log_report: Any = "LogReport", out: Any = sys.stdout) -> None:
+    def __init__(self, entries: Any, log_report: Any = "LogReport", out: Any = _STDOUT_AT_IMPORT) -> None:
         if isinstance(entries, str):
             entries = [entries]
         entries = list(entries)
@@ -54,7 +68,7 @@ class PrintReport(extension_module.Extension):
             raise TypeError(f"PrintReport: out must be a stream with a write method, got {type(out).__name__}")
         self._entries = entries
         self._log_report = log_report
-        self._out = out
+        self._out = resolve_out(out)
         self._log_len = 0  # entries of the log printed so far
         widths = [max(10, len(e)) for e in entries]
         self._header: str | None = "  ".join(e.ljust(w) for e, w in zip(entries, widths)).rstrip() + "\n"

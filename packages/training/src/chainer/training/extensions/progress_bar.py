@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections
 import datetime
-import sys
 import time
 from typing import Any
 
@@ -34,14 +33,19 @@ class ProgressBar(extension_module.Extension):
             either, the bar shows counts and speed only.
         update_interval: Iterations between two displays.
         bar_length: Characters of each bar.
-        out: The stream to write to (``sys.stdout`` by default).
+        out: The stream to write to; by default the ``sys.stdout`` of the moment of
+            each write.
 
     Example:
         >>> trainer.extend(extensions.ProgressBar(update_interval=10))
     """
 
     def __init__(
-        self, training_length: Any = None, update_interval: int = 100, bar_length: int = 50, out: Any = sys.stdout
+        self,
+        training_length: Any = None,
+        update_interval: int = 100,
+        bar_length: int = 50,
+        out: Any = print_report._STDOUT_AT_IMPORT,
     ) -> None:
         if training_length is not None:
             if len(training_length) != 2 or training_length[1] not in ("epoch", "iteration"):
@@ -55,7 +59,7 @@ class ProgressBar(extension_module.Extension):
         self._training_length = training_length
         self._update_interval = update_interval
         self._bar_length = bar_length
-        self._out = out
+        self._out = print_report.resolve_out(out)
         self._recent: collections.deque[tuple[int, float]] = collections.deque(maxlen=10)
         self._drawn = False
 
