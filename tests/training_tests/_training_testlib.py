@@ -76,9 +76,11 @@ class Classifier(chainer.Chain):
 
 
 def _links_namespace():
-    import chainer.links as real
-
-    if all(hasattr(real, name) for name in ("Linear", "Classifier")):
+    try:
+        import chainer.links as real
+    except ImportError:  # chainer-links is not installed (chainer-training alone)
+        real = None
+    if real is not None and all(hasattr(real, name) for name in ("Linear", "Classifier")):
         return real
     return types.SimpleNamespace(Linear=Linear, Classifier=Classifier)
 
