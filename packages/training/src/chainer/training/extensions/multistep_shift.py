@@ -35,7 +35,7 @@ class MultistepShift(extension_module.Extension):
         self._attr = attr
         self._gamma = gamma
         self._step_value = step_value
-        self._init = init
+        self._init: Any = init
         self._optimizer = optimizer
         self._stepvalue_size = len(step_value)
         self._current_step = 0

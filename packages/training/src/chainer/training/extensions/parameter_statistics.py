@@ -131,7 +131,7 @@ class ParameterStatistics(extension_module.Extension):
                     array = array.ravel()
                     has_nan = self._skip_nan_params and bool(backend.get_array_module(array).isnan(array).any())
                     for function_name, function in self._statistics.items():
-                        value = numpy.nan if has_nan else function(array)
+                        value: Any = numpy.nan if has_nan else function(array)
                         key = self.report_key_template.format(
                             prefix=prefix,
                             link_name=link_name,

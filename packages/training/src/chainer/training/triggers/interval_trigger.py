@@ -16,7 +16,7 @@ def check_period_unit(period: Any, unit: Any, where: str) -> None:
         raise ValueError(f"{where}: unit must be 'epoch' or 'iteration', got {unit!r}")
     if isinstance(period, bool) or not isinstance(period, numbers.Real):
         raise TypeError(f"{where}: period must be a number, got {type(period).__name__}")
-    if not period > 0:
+    if not float(period) > 0:
         raise ValueError(f"{where}: period must be positive, got {period}")
     if unit == "iteration" and not float(period).is_integer():
         raise ValueError(f"{where}: a period in iterations must be a whole number, got {period}")

@@ -22,8 +22,8 @@ class TimeTrigger:
     def __init__(self, period: float) -> None:
         if isinstance(period, bool) or not isinstance(period, numbers.Real) or not period > 0:
             raise ValueError(f"TimeTrigger: period must be a positive number of seconds, got {period!r}")
-        self._period = float(period)
-        self._next_time = self._period
+        self._period: float = float(period)
+        self._next_time: float = self._period
 
     def __call__(self, trainer: Any) -> bool:
         if self._next_time < trainer.elapsed_time:

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from chainer import backend, function
+from chainer import function
 from chainer.dataset import convert
 from chainer.training import _util
 from chainer.training.updaters import standard_updater
@@ -91,7 +91,7 @@ class ParallelUpdater(standard_updater.StandardUpdater):
                 resolved = {name: standard_updater._as_device(spec, where) for name, spec in devices.items()}
         # 'main' first: it gets the first example of each mini-batch.
         self._models: dict[str, Any] = {"main": main_model, **{k: v for k, v in models.items() if k != "main"}}
-        self._devices: dict[str, backend.Device] = {name: resolved[name] for name in self._models}
+        self._devices: dict[str, Any] = {name: resolved[name] for name in self._models}
 
     def connect_trainer(self, trainer: Any) -> None:
         """Register the model copies as observers (``second/loss``...)."""
