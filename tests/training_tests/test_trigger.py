@@ -33,3 +33,9 @@ def test_none_never_fires():
 def test_bad_triggers(bad):
     with pytest.raises(TypeError, match="get_trigger: a trigger must be"):
         training.get_trigger(bad)
+
+
+def test_pre_v2_path_of_interval_trigger():
+    from chainer.training import trigger
+
+    assert trigger.IntervalTrigger is triggers.IntervalTrigger

@@ -40,3 +40,10 @@ def get_trigger(trigger: Any) -> Any:
 
 
 __all__ = ["get_trigger"]
+
+
+def __getattr__(name: str) -> Any:
+    # chainer.training.trigger.IntervalTrigger: the pre-v2 path.
+    if name == "IntervalTrigger":
+        return interval_trigger.IntervalTrigger
+    raise AttributeError(f"module 'chainer.training.trigger' has no attribute {name!r}")

@@ -38,3 +38,12 @@ class Updater:
 
 
 __all__ = ["Updater"]
+
+
+def __getattr__(name: str) -> Any:
+    # chainer.training.updater.StandardUpdater / ParallelUpdater: the pre-v3 paths.
+    if name in ("StandardUpdater", "ParallelUpdater"):
+        from chainer.training import updaters
+
+        return getattr(updaters, name)
+    raise AttributeError(f"module 'chainer.training.updater' has no attribute {name!r}")
