@@ -402,3 +402,18 @@ def test_constructor_errors(tmp_path):
     trainer = mock_trainer(tmp_path)
     with pytest.raises(TypeError, match="out must be a path"):
         training.Trainer(trainer.updater, out=3)
+
+
+def test_failing_initializer_finalizes_without_error_handlers(tmp_path):
+    trainer = mock_trainer(tmp_path)
+    events = []
+    trainer.extend(Lifecycle(events))
+
+    def broken(trainer):
+        raise OSError("cannot read the snapshot")
+
+    trainer.extend(training.make_extension(initializer=broken)(lambda t: None), name="broken")
+    with pytest.raises(OSError, match="cannot read the snapshot"):
+        trainer.run()
+    assert events == [("initialize", 0), ("finalize", True)]
+    assert trainer.updater.iteration == 0

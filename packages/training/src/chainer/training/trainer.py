@@ -223,10 +223,16 @@ class Trainer:
 
         restoring = [item for item in extensions if getattr(item[1].extension, "_restores_trainer_state", False)]
         others = [item for item in extensions if item not in restoring]
-        for _, entry in restoring + others:
-            initializer = getattr(entry.extension, "initialize", None)
-            if initializer and not getattr(entry.trigger, "finished", False):
-                initializer(self)
+        try:
+            for _, entry in restoring + others:
+                initializer = getattr(entry.extension, "initialize", None)
+                if initializer and not getattr(entry.trigger, "finished", False):
+                    initializer(self)
+        except BaseException:
+            # No error handlers here (a snapshot on error would save a state that was
+            # never trained), but writers, iterators and workers are released.
+            self._finalize(extensions)
+            raise
 
         reporter = self.reporter
         update = self.updater.update
@@ -266,13 +272,16 @@ class Trainer:
                     traceback.print_exc(file=sys.stderr)
             raise
         finally:
-            for _, entry in extensions:
-                finalize = getattr(entry.extension, "finalize", None)
-                if finalize:
-                    _call_finalize(finalize, self)
-            self.updater.finalize()
-            self._final_elapsed_time = self.elapsed_time
-            self._done = True
+            self._finalize(extensions)
+
+    def _finalize(self, extensions: list[tuple[str, _ExtensionEntry]]) -> None:
+        for _, entry in extensions:
+            finalize = getattr(entry.extension, "finalize", None)
+            if finalize:
+                _call_finalize(finalize, self)
+        self.updater.finalize()
+        self._final_elapsed_time = self.elapsed_time
+        self._done = True
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the whole training state.
