@@ -106,3 +106,32 @@ def test_custom_writer(tmp_path):
     assert writer.calls == ["a"] and os.listdir(tmp_path) == ["a"]
     with pytest.raises(NotImplementedError):
         snapshot_writers.Writer()("a", str(tmp_path), None)
+
+
+class _Mixed:
+    def __init__(self, text="", none=0, array=None):
+        self.text, self.none, self.array = text, none, array
+
+    def serialize(self, serializer):
+        self.text = serializer("text", self.text)
+        self.none = serializer("none", self.none)
+        self.array = serializer["sub"]("array", self.array)
+
+
+@pytest.mark.parametrize("fmt", ["npz", "hdf5"])
+def test_captured_state_keeps_strings_and_none(tmp_path, fmt):
+    if fmt == "hdf5":
+        pytest.importorskip("h5py")
+    save = serializers.save_npz if fmt == "npz" else serializers.save_hdf5
+    load = serializers.load_npz if fmt == "npz" else serializers.load_hdf5
+    source = _Mixed('["a", 1]', None, numpy.arange(3.0))
+    captured = _snapshot._CapturedState(source)
+    source.array[...] = -1  # later changes do not reach the capture
+    writer = snapshot_writers.ThreadWriter(savefun=save)
+    writer("s", str(tmp_path), captured)
+    writer.finalize()
+    loaded = _Mixed(array=numpy.zeros(3))
+    load(str(tmp_path / "s"), loaded)
+    assert loaded.text == '["a", 1]'
+    assert loaded.none is None
+    numpy.testing.assert_array_equal(loaded.array, [0.0, 1.0, 2.0])

@@ -33,7 +33,18 @@ class _CapturedState:
             s = serializer
             for part in path:
                 s = s[part]
-            s(name, value)
+            s(name, _as_saved(value))
+
+
+def _as_saved(value: numpy.ndarray) -> Any:
+    """The value as the object gave it to the serializer: ``None`` and strings as such
+    (not as 0-d object or unicode arrays, which not every format stores)."""
+    if value.ndim == 0:
+        if value.dtype.hasobject and value.item() is None:
+            return None
+        if value.dtype.kind in "US":
+            return value.item()
+    return value
 
 
 def _always_true() -> bool:
