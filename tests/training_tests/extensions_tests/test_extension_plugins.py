@@ -80,6 +80,10 @@ def test_invalid_registrations_warn(args, match):
 def test_installed_extension_plugin_distribution(tmp_path):
     names = [ep.name for ep in importlib.metadata.entry_points(group="chainer")]
     assert "tinyext" in names, "install tests/plugins/chainer-plugin-tinyext (nox does)"
+    (entry_point,) = importlib.metadata.entry_points(group="chainer", name="tinyext")
+    module = entry_point.load()
+    assert entry_point.dist.name == "chainer-plugin-tinyext"
+    assert callable(module.chainer_register_extensions) and issubclass(module.CountCalls, training.Extension)
     env = dict(os.environ)
     env.pop("CHAINER_DISABLE_PLUGIN_AUTOLOAD", None)
     code = textwrap.dedent(
