@@ -417,3 +417,33 @@ def test_failing_initializer_finalizes_without_error_handlers(tmp_path):
         trainer.run()
     assert events == [("initialize", 0), ("finalize", True)]
     assert trainer.updater.iteration == 0
+
+
+def test_extensions_given_to_the_constructor(tmp_path):
+    log_report = extensions.LogReport(trigger=(1, "iteration"))
+    trainer = testing.get_trainer_with_mock_updater((2, "iteration"), extensions=[log_report])
+    trainer.out = str(tmp_path)
+    assert trainer.get_extension("LogReport") is log_report
+    trainer.run()
+    assert [entry["iteration"] for entry in log_report.log] == [1, 2]
+
+
+def test_mock_updater_counters():
+    trainer = testing.get_trainer_with_mock_updater((5, "iteration"), iter_per_epoch=4)
+    updater = trainer.updater
+    assert (updater.epoch, updater.epoch_detail, updater.previous_epoch_detail, updater.is_new_epoch) == (
+        0,
+        0,
+        None,
+        False,
+    )
+    for _ in range(4):
+        updater.update()
+    assert (updater.epoch, updater.epoch_detail, updater.previous_epoch_detail, updater.is_new_epoch) == (
+        1,
+        1.0,
+        0.75,
+        True,
+    )
+    with pytest.raises(ValueError, match="iter_per_epoch must be a positive int"):
+        testing.get_trainer_with_mock_updater(iter_per_epoch=0)
