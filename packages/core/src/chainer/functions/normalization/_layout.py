@@ -8,6 +8,7 @@ this package works on that view whatever the layout of the parameters.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any
 
@@ -49,22 +50,34 @@ def reduced_axes(x_ndim: int, param_ndim: int, axis: tuple[int, ...] | None) -> 
 
 
 def check_param_axes(x_type: Any, param_type: Any, axis: tuple[int, ...] | None) -> None:
-    """Type check: the parameter's shape is the input's shape on the non-reduced axes."""
+    """Type check: the parameter's shape is the input's shape on the kept axes, and every
+    reduced axis has elements (statistics of nothing do not exist)."""
+    x_ndim = type_check.eval(x_type.ndim)
+    param_ndim = type_check.eval(param_type.ndim)
     if axis is None:
         type_check.expect(x_type.ndim >= param_type.ndim + 1)
+        key: Any = range(1, 1 + param_ndim)
     else:
         need = max(a + 1 if a >= 0 else -a for a in axis)
         type_check.expect(x_type.ndim >= type_check.make_variable(need, "min_ndim_for_axis"))
-    x_ndim = type_check.eval(x_type.ndim)
-    axes = reduced_axes(x_ndim, type_check.eval(param_type.ndim), axis)
-    key = [i for i in range(x_ndim) if i not in axes]
-    type_check.expect(param_type.ndim == type_check.make_variable(len(key), "number_of_kept_axes"))
+        reduced = reduced_axes(x_ndim, param_ndim, axis)
+        key = [i for i in range(x_ndim) if i not in reduced]
+        type_check.expect(param_type.ndim == type_check.make_variable(len(key), "number_of_kept_axes"))
     type_check.expect(*[x_type.shape[k] == param_type.shape[i] for i, k in enumerate(key)])
+    type_check.expect(*[x_type.shape[a] > 0 for a in reduced_axes(x_ndim, param_ndim, axis)])
 
 
+@functools.lru_cache(maxsize=64)
 def acc_dtype(*dtypes: Any) -> numpy.dtype[Any]:
     """The dtype statistics are computed in: at least float32 (float16 sums drift)."""
     return numpy.result_type(numpy.float32, *dtypes)
+
+
+@functools.lru_cache(maxsize=256)
+def get_layout(shape: tuple[int, ...], axes: tuple[int, ...]) -> Layout:
+    """The (immutable) :class:`Layout` of ``shape``; a bounded cache, as a network calls
+    this with the same few shapes every iteration."""
+    return Layout(shape, axes)
 
 
 class Layout:
@@ -132,7 +145,8 @@ def moments(xp: Any, x3: Any, count: int, dtype: Any) -> tuple[Any, Any, Any]:
     the centered values (not as ``E[x^2] - E[x]^2``, which cancels catastrophically when
     the mean is large against the spread).
     """
-    mean = x3.mean(axis=(0, 2), dtype=dtype)
+    mean = x3.sum(axis=(0, 2), dtype=dtype)
+    mean *= 1.0 / count
     centered = x3 - mean[:, None]
     if centered.dtype != dtype:
         centered = centered.astype(dtype)

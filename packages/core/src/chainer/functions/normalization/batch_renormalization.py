@@ -93,7 +93,7 @@ def batch_renormalization(
     running_var = _layout.running_array(running_var, "running_var", param_shape, _BRN)
 
     xp = backend.get_array_module(x.array)
-    layout = _layout.Layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, None))
+    layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, None))
     dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
     mean, _, var = _layout.moments(xp, layout.to3(x.array), layout.count, dtype)
 
