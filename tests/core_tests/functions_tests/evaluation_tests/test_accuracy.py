@@ -31,7 +31,7 @@ def _reference(y, t, ignore_label):
             {"y_shape": (5, 4, 1, 1), "t_shape": (5,)},
             {"y_shape": (2, 3, 2, 2), "t_shape": (2, 2, 2)},
         ],
-        testing.product({"ignore_label": [None, -1], "dtype": [numpy.float16, numpy.float32, numpy.float64]}),
+        testing.product({"ignore_label": [None, -1, 1], "dtype": [numpy.float16, numpy.float32, numpy.float64]}),
     )
 )
 @testing.inject_backend_tests(None, BACKENDS)
@@ -44,7 +44,8 @@ class TestAccuracy(testing.FunctionTestCase):
 
     def generate_inputs(self):
         y = numpy.random.uniform(-1, 1, self.y_shape).astype(self.dtype)
-        low = -1 if self.ignore_label is not None else 0
+        # ignore_label=1 is a class the scores can predict: ignored positions must not count.
+        low = -1 if self.ignore_label == -1 else 0
         t = numpy.random.randint(low, self.y_shape[1], self.t_shape).astype(numpy.int32)
         return y, t
 

@@ -3,7 +3,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 BACKENDS = [{}, {"use_cuda": True}]
@@ -295,3 +295,26 @@ def test_fixed_batch_normalization_rejects_bad_types():
         F.fixed_batch_normalization(x, one, one, one, numpy.ones(3, "d"))
     with pytest.raises(ValueError, match="fixed_batch_normalization: eps must be a non-negative"):
         F.fixed_batch_normalization(x, one, one, one, one, eps=-0.1)
+
+
+def test_third_order_gradients():
+    # The gradient node recomputes the statistics from x with differentiable functions, so
+    # differentiating the double-backprop graph once more is still exact.
+    x = numpy.random.uniform(-1, 1, (5, 3))
+    gamma, beta = numpy.random.uniform(0.5, 1.5, 3), numpy.random.uniform(-1, 1, 3)
+    w = numpy.random.standard_normal(x.shape)
+
+    def first_order(x, gamma, beta):
+        y = F.batch_normalization(x, gamma, beta)
+        return tuple(chainer.grad([F.sum(y * y * w)], [x, gamma], enable_double_backprop=True))
+
+    inputs = (x, gamma, beta)
+    gradient_check.check_double_backward(
+        first_order,
+        inputs,
+        (numpy.random.standard_normal(x.shape), numpy.random.standard_normal(3)),
+        tuple(numpy.random.standard_normal(a.shape) for a in inputs),
+        eps=1e-4,
+        atol=1e-5,
+        rtol=1e-4,
+    )

@@ -3,7 +3,7 @@ import pytest
 
 import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 BACKENDS = [{}, {"use_cuda": True}]
@@ -81,3 +81,22 @@ def test_bad_arguments():
         F.normalize(numpy.ones((2, 3), "f"), axis=None)
     with pytest.raises(ValueError, match="normalize: eps must be a non-negative real number"):
         F.normalize(numpy.ones((2, 3), "f"), eps=-1e-5)
+
+
+def test_third_order_gradients():
+    x = numpy.random.uniform(0.5, 1.5, (3, 4)) * numpy.random.choice([-1, 1], (3, 4))
+    w = numpy.random.standard_normal(x.shape)
+
+    def first_order(x):
+        y = F.normalize(x)
+        return tuple(chainer.grad([F.sum(y * y * y * w)], [x], enable_double_backprop=True))
+
+    gradient_check.check_double_backward(
+        first_order,
+        (x,),
+        (numpy.random.standard_normal(x.shape),),
+        (numpy.random.standard_normal(x.shape),),
+        eps=1e-4,
+        atol=1e-5,
+        rtol=1e-4,
+    )

@@ -1,8 +1,9 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
-from chainer import testing
+from chainer import gradient_check, testing
 from chainer.utils import type_check
 
 BACKENDS = [{}, {"use_cuda": True}]
@@ -69,3 +70,22 @@ def test_bad_arguments():
         F.local_response_normalization(numpy.ones((2, 3), "f"), n=0)
     with pytest.raises(TypeError, match="local_response_normalization: alpha must be a real number"):
         F.local_response_normalization(numpy.ones((2, 3), "f"), alpha="1e-4")
+
+
+def test_third_order_gradients():
+    x = numpy.random.uniform(-1, 1, (2, 5))
+    w = numpy.random.standard_normal(x.shape)
+
+    def first_order(x):
+        y = F.local_response_normalization(x, n=3, k=1.0, alpha=0.5, beta=0.75)
+        return tuple(chainer.grad([F.sum(y * y * w)], [x], enable_double_backprop=True))
+
+    gradient_check.check_double_backward(
+        first_order,
+        (x,),
+        (numpy.random.standard_normal(x.shape),),
+        (numpy.random.standard_normal(x.shape),),
+        eps=1e-4,
+        atol=1e-5,
+        rtol=1e-4,
+    )
