@@ -52,7 +52,7 @@ class TestBatchRenormalization(testing.FunctionTestCase):
         if self.regime == "clipped":
             self.rmax, self.dmax = 1.5, 0.3
             self.running_mean = numpy.array([5.0, -5.0, 5.0], self.dtype)
-            self.running_var = numpy.array([0.01, 0.01, 9.0], self.dtype)
+            self.running_var = numpy.array([1e-4, 1e-4, 100.0], self.dtype)
         else:
             self.rmax, self.dmax = 1.0, 0.0
             self.running_mean = numpy.zeros(3, self.dtype)
@@ -89,7 +89,9 @@ def test_forward_inside_the_clip_range():
 def test_gradient_holds_r_and_d_constant():
     x = numpy.random.uniform(-1, 1, (6, 2))
     gamma, beta = numpy.array([1.0, 2.0]), numpy.array([0.0, 1.0])
-    running_mean, running_var = numpy.array([0.1, -0.1]), numpy.array([0.3, 0.4])
+    # Running statistics near the batch's: r about 0.88, d about -0.2, inside the clip range.
+    running_var = 1.3 * x.var(0)
+    running_mean = x.mean(0) + 0.2 * numpy.sqrt(running_var)
     gy = numpy.random.standard_normal(x.shape)
     # The reference freezes r and d at their values for this x.
     sigma = numpy.sqrt(running_var + EPS)

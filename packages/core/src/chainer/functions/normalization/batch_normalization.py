@@ -165,12 +165,19 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         layout = self.layout
         axes = layout.axes
         inv_m = 1.0 / layout.count
+        # Computed in the precision of the statistics (float32 for float16 inputs).
+        x_dtype = x.dtype
+        dtype = self.inv_std.dtype
+        x = cast.cast(x, dtype)
+        gy = cast.cast(gy, dtype)
+        if a is not None:
+            a = cast.cast(a, dtype)
 
         def mean(v: Any) -> Any:
             return sum_module.sum(v, axis=axes, keepdims=True) * inv_m
 
         def per_entry(p: Any) -> Any:
-            return cast.cast(reshape.reshape(p, layout.bshape), x.dtype)
+            return cast.cast(reshape.reshape(p, layout.bshape), dtype)
 
         xc = x - mean(x)
         inv = sqrt.rsqrt(mean(xc * xc) + self.eps)
@@ -199,8 +206,12 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         if g_for_xhat is not None:
             g = inv * (g_for_xhat - mean(g_for_xhat) - xhat * mean(g_for_xhat * xhat))
             g_x = g if g_x is None else g_x + g
+        if g_x is not None:
+            g_x = cast.cast(g_x, x_dtype)
         if g_gamma is not None:
             g_gamma = cast.cast(g_gamma, gamma.dtype)
+        if g_gy is not None:
+            g_gy = cast.cast(g_gy, x_dtype)
         return g_x, g_gamma, g_gy
 
 

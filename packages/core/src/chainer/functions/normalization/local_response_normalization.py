@@ -113,7 +113,7 @@ class LocalResponseNormalizationGrad(function_node.FunctionNode):
         #   d/dx  = -2 alpha beta (x W(a gy q) + a W(v) + u gy q) + 4 alpha^2 beta (beta + 1) x W(u gy x q / s)
         # s is recomputed from x with differentiable functions, so higher orders are exact.
         x, gy = self.get_retained_inputs()
-        (a,) = grad_outputs[:1]
+        a = grad_outputs[0]
         if a is None:
             return None, None, None
         half, alpha, beta = self.half, self.alpha, self.beta
