@@ -116,6 +116,25 @@ def test_lenet5_training_lowers_the_loss_on_a_fixed_batch():
     assert losses[-1] < losses[0]
 
 
+def test_lenet5_in_a_classifier():
+    model = L.Classifier(LeNet5())
+    x, t = _data()
+    optimizer = optimizers.MomentumSGD()
+    optimizer.setup(model)
+    reporter = chainer.Reporter()
+    reporter.add_observer("main", model)
+    observation = {}
+    before = model.predictor.conv1.W.array.copy()
+    with reporter.scope(observation):
+        optimizer.update(model, x, t)
+    assert set(observation) == {"main/loss", "main/accuracy"}
+    assert 0 <= float(observation["main/accuracy"].array) <= 1
+    np.testing.assert_allclose(
+        float(observation["main/loss"].array), float(F.softmax_cross_entropy(model.y, t).array), rtol=1e-6
+    )
+    assert not np.array_equal(model.predictor.conv1.W.array, before)
+
+
 def test_lenet5_from_a_list_of_layers():
     model = LeNet5List()
     x, t = _data()

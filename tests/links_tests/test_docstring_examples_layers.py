@@ -33,6 +33,7 @@ MODULES = [
     "connection.mlp_convolution_2d",
     "connection.parameter",
     "connection.scale",
+    "model.classifier",
     "normalization.batch_normalization",
     "normalization.batch_renormalization",
     "normalization.decorrelated_batch_normalization",

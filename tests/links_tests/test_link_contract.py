@@ -182,6 +182,13 @@ CASES = [
     ),
     Case("GroupNormalization", lambda: L.GroupNormalization(2), lambda: (_x(2, 4, 3),), {"gamma", "beta"}, set(), True),
     Case("LayerNormalization", lambda: L.LayerNormalization(), lambda: (_x(2, 3),), {"gamma", "beta"}, set(), True),
+    Case(
+        "Classifier",
+        lambda: L.Classifier(L.Linear(3, 4)),
+        lambda: (_x(5, 3), np.array([0, 1, 2, 3, 0], np.int32)),
+        {"predictor/W", "predictor/b"},
+        {"predictor/W"},
+    ),
 ]
 
 

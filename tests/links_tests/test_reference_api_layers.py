@@ -19,6 +19,7 @@ SIGNATURES = {
     "initial_gamma=None, initial_beta=None, initial_avg_mean=None, initial_avg_var=None",
     "Bias": "axis=1, shape=None",
     "Bilinear": "left_size, right_size, out_size, nobias=False, initialW=None, initial_bias=None",
+    "Classifier": "predictor, lossfun=softmax_cross_entropy, accfun=accuracy, label_key=-1",
     "Convolution1D": "in_channels, out_channels, ksize, stride=1, pad=0, nobias=False, initialW=None, "
     "initial_bias=None, cover_all=False, dilate=1, groups=1",
     "Convolution2D": "in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False, initialW=None, "
@@ -103,3 +104,6 @@ def test_function_defaults_are_the_chainer_functions():
     assert params["activate"].default is chainer.functions.relu
     assert inspect.signature(L.MLPConvolution2D).parameters["activation"].default is chainer.functions.relu
     assert inspect.signature(L.DecorrelatedBatchNormalization).parameters["dtype"].default is np.float32
+    params = inspect.signature(L.Classifier).parameters
+    assert params["lossfun"].default is chainer.functions.softmax_cross_entropy
+    assert params["accfun"].default is chainer.functions.accuracy
