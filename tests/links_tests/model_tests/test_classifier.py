@@ -126,3 +126,28 @@ def test_serialization_keys(tmp_path):
     other = L.Classifier(L.Linear(4, 3))
     serializers.load_npz(tmp_path / "model.npz", other)
     np.testing.assert_array_equal(other.predictor.W.array, model.predictor.W.array)
+
+
+def test_trainer_logs_main_loss_and_accuracy(tmp_path):
+    from chainer import datasets, iterators, optimizers, training
+    from chainer.training import extensions
+
+    x = np.random.uniform(-1, 1, (8, 4)).astype(np.float32)
+    t = (x[:, 0] > 0).astype(np.int32)
+    model = L.Classifier(L.Linear(4, 2))
+    optimizer = optimizers.MomentumSGD(lr=0.1)
+    optimizer.setup(model)
+    iterator = iterators.SerialIterator(datasets.TupleDataset(x, t), 4, shuffle=False)
+    updater = training.updaters.StandardUpdater(iterator, optimizer)
+    trainer = training.Trainer(updater, (3, "iteration"), out=str(tmp_path))
+    log = extensions.LogReport(trigger=(1, "iteration"))
+    trainer.extend(log)
+    first_y = x[:4] @ model.predictor.W.array.T + model.predictor.b.array
+    trainer.run()
+    assert len(log.log) == 3
+    for entry in log.log:
+        assert {"main/loss", "main/accuracy"} <= set(entry)
+        assert 0.0 <= entry["main/accuracy"] <= 1.0
+    # The first logged values are those of the first batch at the initial weights.
+    np.testing.assert_allclose(log.log[0]["main/loss"], _softmax_cross_entropy(first_y, t[:4]), rtol=1e-5)
+    np.testing.assert_allclose(log.log[0]["main/accuracy"], (first_y.argmax(axis=1) == t[:4]).mean())
