@@ -28,6 +28,8 @@ from chainer import (
     backends,
     computational_graph,
     device_resident,
+    distribution,
+    distributions,
     function,
     function_hook,
     function_hooks,
@@ -54,6 +56,7 @@ from chainer._environment import mixed16
 from chainer._parameter import Parameter
 from chainer.backend import get_device, using_device
 from chainer.device_resident import DeviceResident
+from chainer.distribution import Distribution, cross_entropy, kl_divergence, register_kl
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
