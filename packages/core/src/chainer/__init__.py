@@ -36,6 +36,7 @@ from chainer import (
     function_node,
     functions,
     gradient_check,
+    graph_optimizations,
     initializer,
     initializers,
     link,
@@ -60,6 +61,7 @@ from chainer.distribution import Distribution, cross_entropy, kl_divergence, reg
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
+from chainer.graph_optimizations import static_code, static_graph
 from chainer.initializer import Initializer
 from chainer.link import Chain, ChainList, Link
 from chainer.link_hook import LinkHook
