@@ -72,6 +72,9 @@ from chainer.sequential import Sequential
 from chainer.serializer import AbstractSerializer, Deserializer, Serializer
 from chainer.variable import Variable, as_array, as_variable
 
+# Set to True to silence the FutureWarning of experimental APIs (chainer.utils.experimental).
+disable_experimental_feature_warning = False
+
 # chainer.cuda is the pre-v4 path of chainer.backends.cuda.
 _sys.modules.setdefault("chainer.cuda", backends.cuda)
 cuda = backends.cuda
