@@ -61,12 +61,18 @@ class Independent(distribution.Distribution):
                 f"{_NAME}: reinterpreted_batch_ndims must be in [0, {batch_ndim}] for a distribution of batch "
                 f"shape {distribution.batch_shape}, got {reinterpreted_batch_ndims}"
             )
-        self.distribution = distribution
-        self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        self._distribution = distribution
+        self._n = reinterpreted_batch_ndims
 
     @property
-    def _n(self) -> int:
-        return self.reinterpreted_batch_ndims
+    def distribution(self) -> distribution.Distribution:
+        """The base distribution."""
+        return self._distribution
+
+    @property
+    def reinterpreted_batch_ndims(self) -> int:
+        """How many rightmost batch axes of the base distribution are event axes."""
+        return self._n
 
     @property
     def batch_shape(self) -> tuple[int, ...]:
