@@ -32,6 +32,17 @@ def _entries():
 
 ENTRIES = _entries()
 
+# Known gaps, reported to their owners; strict xfail makes a fix visible.
+KNOWN_GAPS = {
+    "chainer.utils.WalkerAlias": "the use_gpu member is missing (chainer/utils/walker_alias.py, links-b)",
+}
+
+
+def _params():
+    for kind, name, members in ENTRIES:
+        marks = [pytest.mark.xfail(reason=KNOWN_GAPS[name], strict=True)] if name in KNOWN_GAPS else []
+        yield pytest.param(kind, name, members, id=name, marks=marks)
+
 
 def resolve(name: str):
     """The object a dotted name designates: the longest importable module prefix, then
@@ -56,7 +67,7 @@ def test_the_list_is_complete():
     assert not any(n.startswith(("chainer.functions.", "chainer.links.", "chainermn", "onnx_chainer")) for n in names)
 
 
-@pytest.mark.parametrize("kind,name,members", ENTRIES, ids=[name for _, name, _ in ENTRIES])
+@pytest.mark.parametrize("kind,name,members", list(_params()))
 def test_name_resolves(kind, name, members):
     obj = resolve(name)
     if kind == "module":
