@@ -144,7 +144,7 @@ class _Ref:
 class Step:
     """One entry of a schedule: a function application or a ``static_code`` call."""
 
-    __slots__ = ("code", "inputs", "label", "make", "n_outputs", "plain", "raw_inputs", "structure")
+    __slots__ = ("code", "inputs", "label", "make", "n_outputs", "plain", "raw_inputs", "release", "structure")
 
     def __init__(self, label: str, make: Any, inputs: tuple[int, ...], raw_inputs: tuple[int, ...], n_outputs: int):
         self.label = label
@@ -156,6 +156,9 @@ class Step:
         self.structure: Any = None
         # Whether the node can take the lean replay path (no hooks of its own).
         self.plain = True
+        # Table entries last used by this step, dropped after it (as define-by-run drops
+        # intermediate variables nobody holds).
+        self.release: tuple[int, ...] = ()
 
 
 class Recorder(function_hook.FunctionHook):
@@ -328,6 +331,16 @@ class Recorder(function_hook.FunctionHook):
         for step in self.steps:
             step.inputs = tuple(place(i) for i in step.inputs)
         outs = tuple((place(r.index), r.as_array) for r in refs)
+        first_output = n_ext + self._n_args
+        last_use: dict[int, int] = {}
+        for k, step in enumerate(self.steps):
+            for i in step.inputs:
+                if i >= first_output:
+                    last_use[i] = k
+        returned = {i for i, _ in outs}
+        for index, k in last_use.items():
+            if index not in returned:
+                self.steps[k].release += (index,)
         return StaticScheduleFunction(owner, self._externals, self._n_args, self.steps, structure, outs)
 
 
@@ -436,6 +449,9 @@ class StaticScheduleFunction:
                 extend(_replay_apply(step.make(False), ins, enable_backprop))
             else:
                 extend(step.make(debug).apply(ins))
+            del ins
+            for i in step.release:
+                table[i] = None
         self.n_replays += 1
         results = [as_array(table[i]) if raw else table[i] for i, raw in self._outputs]
         return _unflatten(self._out_structure, iter(results))
