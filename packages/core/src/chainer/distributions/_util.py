@@ -128,13 +128,6 @@ def noise(xp: Any, kind: str, size: tuple[int, ...], dtype: Any, **kwargs: Any) 
     return force_array(xp.asarray(sample).astype(dtype, copy=False))
 
 
-def uniform_open(xp: Any, shape: tuple[int, ...], dtype: Any) -> Any:
-    """Uniform samples in the open interval (0, 1), safe for logs and inverse CDFs."""
-    tiny = numpy.finfo(dtype).tiny
-    u = xp.random.uniform(size=shape).astype(dtype, copy=False)
-    return force_array(xp.clip(u, tiny, 1 - numpy.finfo(dtype).epsneg))
-
-
 def check_sample_n(n: Any, where: str) -> int:
     if isinstance(n, bool) or not isinstance(n, (int, numpy.integer)) or n < 0:
         raise TypeError(f"{where}: n must be a non-negative int, got {n!r}")
