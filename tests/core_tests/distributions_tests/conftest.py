@@ -28,6 +28,8 @@ def to_numpy(v: Any) -> numpy.ndarray:
 def tolerance(dtype: Any) -> dict[str, float]:
     if numpy.dtype(dtype) == numpy.float64:
         return {"rtol": 1e-9, "atol": 1e-10}
+    if numpy.dtype(dtype) == numpy.float16:
+        return {"rtol": 1e-2, "atol": 1e-2}
     return {"rtol": 2e-4, "atol": 2e-5}
 
 

@@ -5,7 +5,7 @@ from scipy import stats
 import chainer
 import chainer.distributions as D
 
-DTYPES = [numpy.float32, numpy.float64]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _p(shape, dtype=numpy.float64):
@@ -29,7 +29,7 @@ def test_against_scipy(check, dtype, shape, by_logit):
     check.close(d.variance, ref.var(), dtype, "variance")
     check.close(d.stddev, ref.std(), dtype, "stddev")
     check.close(d.p, p, dtype, "p")
-    check.close(d.logit, numpy.log(p / (1 - p)), dtype, "logit", rtol=1e-3 if dtype == numpy.float32 else 1e-8)
+    check.close(d.logit, numpy.log(p / (1 - p)), dtype, "logit", rtol=1e-8 if dtype == numpy.float64 else 1e-3)
 
 
 def test_relaxed_points_and_binary_check():

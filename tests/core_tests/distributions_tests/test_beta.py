@@ -10,7 +10,7 @@ def _ab(shape, dtype=numpy.float64):
     return (numpy.random.uniform(1.5, 4.0, shape).astype(dtype), numpy.random.uniform(1.5, 4.0, shape).astype(dtype))
 
 
-@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_against_scipy(check, dtype, shape):
     a, b = _ab(shape, dtype)

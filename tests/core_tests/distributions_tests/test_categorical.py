@@ -14,7 +14,7 @@ def _ref_log_prob(p, x):
     return numpy.log(numpy.take_along_axis(numpy.broadcast_to(p, x.shape + p.shape[-1:]), x[..., None], -1)[..., 0])
 
 
-@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
 @pytest.mark.parametrize("by_logit", [False, True])
 def test_against_closed_forms(check, dtype, shape, by_logit):

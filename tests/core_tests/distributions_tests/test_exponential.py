@@ -6,7 +6,7 @@ import chainer
 import chainer.distributions as D
 
 
-@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_against_scipy(check, dtype, shape):
     lam = numpy.random.uniform(0.5, 3.0, shape).astype(dtype)

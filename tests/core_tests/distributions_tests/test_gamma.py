@@ -10,7 +10,7 @@ def _params(shape, dtype=numpy.float64):
     return numpy.random.uniform(1.0, 4.0, shape).astype(dtype), numpy.random.uniform(0.5, 2.0, shape).astype(dtype)
 
 
-@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_against_scipy(check, dtype, shape):
     k, theta = _params(shape, dtype)

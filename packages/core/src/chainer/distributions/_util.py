@@ -22,7 +22,7 @@ def _is_scalar(value: Any) -> bool:
     return isinstance(value, (numbers.Real, numpy.generic)) and not isinstance(value, bool)
 
 
-def params(where: str, _broadcast: bool = True, **values: Any) -> list[variable.Variable]:
+def params(where: str, *, broadcast: bool = True, **values: Any) -> list[variable.Variable]:
     """Parameters as float Variables of one dtype, broadcast to one shape.
 
     Arrays and variables keep their dtype (all must agree); Python and NumPy scalars take
@@ -59,7 +59,7 @@ def params(where: str, _broadcast: bool = True, **values: Any) -> list[variable.
             value = xp.asarray(value, dtype=dtype)
         result.append(variable.as_variable(value))
     shapes = {v.shape for v in result}
-    if _broadcast and len(shapes) > 1:
+    if broadcast and len(shapes) > 1:
         try:
             shape = numpy.broadcast_shapes(*shapes)
         except ValueError:

@@ -63,7 +63,7 @@ class MultivariateNormal(distribution.Distribution):
         (scale_tril,) = argument.parse_kwargs(kwargs, ("scale_tril", None))
         if scale_tril is None:
             raise ValueError(f"{_NAME}: scale_tril (the lower triangular Cholesky factor) is required")
-        loc, scale_tril = _util.params(_NAME, False, loc=loc, scale_tril=scale_tril)
+        loc, scale_tril = _util.params(_NAME, broadcast=False, loc=loc, scale_tril=scale_tril)
         if loc.ndim < 1:
             raise ValueError(f"{_NAME}: loc must have at least one axis (the event axis)")
         d = loc.shape[-1]
