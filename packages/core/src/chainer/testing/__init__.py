@@ -1,5 +1,5 @@
 """Testing utilities: array assertions, parameterised classes, backend injection and
-the function test harness."""
+the function test harness; ``get_trainer_with_mock_updater`` (needs chainer-training)."""
 
 from chainer.testing import attr, condition
 from chainer.testing._link_test import LinkInitializersTestCase, LinkTestCase

@@ -1,4 +1,7 @@
-"""A trainer whose updater only counts, for tests of trainer extensions."""
+"""``get_trainer_with_mock_updater``: a trainer for testing extensions and triggers.
+
+It needs the chainer-training distribution (imported when the function is called).
+"""
 
 from __future__ import annotations
 
@@ -6,52 +9,73 @@ from typing import Any
 from unittest import mock
 
 
+def _mock_updater(iter_per_epoch: int) -> mock.Mock:
+    """A :class:`unittest.mock.Mock` updater whose counters move as a real updater's do.
+
+    Being a mock, it answers any method a test or an extension calls
+    (``get_optimizer('main')`` gives a mock unless the test sets its
+    ``return_value``), and records the calls (``update_core.call_count``).
+    """
+    updater = mock.Mock()
+    updater.get_all_optimizers.return_value = {}
+    updater.iteration = 0
+    updater.epoch = 0
+    updater.epoch_detail = 0
+    updater.previous_epoch_detail = None
+    updater.is_new_epoch = False
+
+    def set_iteration(iteration: int) -> None:
+        updater.iteration = iteration
+        updater.epoch = iteration // iter_per_epoch
+        updater.epoch_detail = iteration / iter_per_epoch
+        updater.previous_epoch_detail = None if iteration == 0 else (iteration - 1) / iter_per_epoch
+        updater.is_new_epoch = iteration > 0 and iteration % iter_per_epoch == 0
+
+    def update() -> None:
+        updater.update_core()
+        set_iteration(updater.iteration + 1)
+
+    def serialize(serializer: Any) -> None:
+        # A snapshot of the trainer stores the iteration; resuming restores it.
+        set_iteration(int(serializer("iteration", updater.iteration)))
+
+    updater.update = update
+    updater.serialize = serialize
+    return updater
+
+
 def get_trainer_with_mock_updater(
     stop_trigger: Any = (10, "iteration"), iter_per_epoch: int = 10, extensions: Any = None
 ) -> Any:
     """Returns a :class:`~chainer.training.Trainer` object with mock updater.
 
-    The updater is a :class:`unittest.mock.Mock` that trains nothing: each
-    ``update()`` calls ``update_core()`` (a mock, so tests can count calls or give it a
-    side effect) and advances ``iteration``, ``epoch``, ``epoch_detail``,
-    ``previous_epoch_detail`` and ``is_new_epoch`` as a real updater with
-    ``iter_per_epoch`` iterations per epoch would. ``get_all_optimizers()`` returns
-    ``{}``. Extensions see a trainer that runs until ``stop_trigger``.
+    The updater has no model, optimizer or data: ``update()`` calls the mock
+    ``update_core()`` and advances ``iteration`` (and ``epoch``, ``epoch_detail``,
+    ``previous_epoch_detail``, ``is_new_epoch`` as if each epoch had
+    ``iter_per_epoch`` iterations), which makes extensions and triggers cheap to
+    test. It is a :class:`unittest.mock.Mock`, as in Chainer 7: a test can give it an
+    optimizer with ``trainer.updater.get_optimizer.return_value = optimizer``.
+    ``get_all_optimizers()`` returns ``{}``. Set ``trainer.out`` before ``run()`` if an
+    extension writes files (the default is ``'result'``).
 
     Args:
-        stop_trigger: When to stop (a trigger or ``(period, unit)``).
+        stop_trigger: The stop trigger of the trainer.
         iter_per_epoch: Iterations per epoch.
-        extensions: Extensions to register on the trainer.
+        extensions: Extensions to add.
 
-    Returns:
-        The :class:`~chainer.training.Trainer` (``chainer.training`` comes with the
-        ``chainer-training`` distribution).
+    Example:
+        >>> trainer = testing.get_trainer_with_mock_updater((5, 'iteration'))
+        >>> trainer.run()
+        >>> trainer.updater.iteration
+        5
     """
     from chainer import training
 
-    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, int) or iter_per_epoch <= 0:
+    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, int) or iter_per_epoch < 1:
         raise ValueError(
             f"get_trainer_with_mock_updater: iter_per_epoch must be a positive int, got {iter_per_epoch!r}"
         )
-    updater = mock.Mock()
-    updater.get_all_optimizers.return_value = {}
-    updater.iteration = 0
-    updater.epoch = 0
-    updater.epoch_detail = 0.0
-    updater.previous_epoch_detail = None
-    updater.is_new_epoch = False
-
-    def update() -> None:
-        updater.update_core()
-        previous = updater.iteration
-        updater.iteration = previous + 1
-        updater.previous_epoch_detail = previous / iter_per_epoch
-        updater.epoch_detail = updater.iteration / iter_per_epoch
-        updater.epoch = updater.iteration // iter_per_epoch
-        updater.is_new_epoch = updater.epoch != previous // iter_per_epoch
-
-    updater.update = update
-    return training.Trainer(updater, stop_trigger, extensions=extensions or [])
+    return training.Trainer(_mock_updater(iter_per_epoch), stop_trigger, extensions=extensions)
 
 
 __all__ = ["get_trainer_with_mock_updater"]
