@@ -5,7 +5,9 @@ conv(3->32, 3x3, pad 1) - ReLU - max-pool 2 - conv(32->64, 3x3, pad 1) - ReLU - 
 - linear(4096->256) - ReLU - linear(256->10), softmax cross-entropy, backward and a
 momentum-SGD update written here. PyTorch runs with as many threads as NumPy's BLAS.
 
-    python benchmarks/cnn.py            [--profile]
+    python benchmarks/cnn.py            [--profile] [--cpu-time]
+
+Set OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS) before running to choose the thread count.
 """
 
 from __future__ import annotations
@@ -24,19 +26,6 @@ from chainer import function_node
 
 BATCH, CLASSES = 64, 10
 LR, MOMENTUM = 0.01, 0.9
-
-
-def _best_of(func: Callable[[], None], repeat: int = 7, number: int = 10, warmup: int = 3) -> float:
-    """Best mean seconds per call over ``repeat`` rounds (the machine may be shared)."""
-    for _ in range(warmup):
-        func()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            func()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
 
 
 def blas_threads() -> int:
@@ -149,21 +138,43 @@ def torch_step_fn(torch: Any) -> Callable[[], float]:
             for p, v in zip(params, velocities):
                 v.mul_(MOMENTUM).sub_(LR * p.grad)
                 p.add_(v)
-        return float(loss)
+        return float(loss.detach())
 
     return step
 
 
-def run() -> dict[str, float | None]:
+def _interleaved_best(
+    funcs: list[Callable[[], Any]], repeat: int = 9, number: int = 5, clock: Callable[[], float] = time.perf_counter
+) -> list[float]:
+    """Best mean seconds per call of each function, measured in alternating rounds so
+    that both see the same machine load (other processes may share the cores)."""
+    for func in funcs:
+        for _ in range(3):
+            func()
+    best = [float("inf")] * len(funcs)
+    for _ in range(repeat):
+        for i, func in enumerate(funcs):
+            start = clock()
+            for _ in range(number):
+                func()
+            best[i] = min(best[i], (clock() - start) / number)
+    return best
+
+
+def run(cpu_time: bool = False) -> dict[str, float | None]:
+    """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
+    steadier on a loaded machine, and equal to wall time x threads when they are busy)."""
     threads = blas_threads()
-    ours = _best_of(chainer_step_fn()) * 1e3
+    clock = time.process_time if cpu_time else time.perf_counter
+    ours_step = chainer_step_fn()
     try:
         import torch
     except ImportError:
-        return {"chainer_ms_per_iter": ours, "torch_ms_per_iter": None, "threads": float(threads)}
+        (ours,) = _interleaved_best([ours_step], clock=clock)
+        return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": None, "threads": float(threads)}
     torch.set_num_threads(threads)
-    theirs = _best_of(torch_step_fn(torch)) * 1e3
-    return {"chainer_ms_per_iter": ours, "torch_ms_per_iter": theirs, "threads": float(threads)}
+    ours, theirs = _interleaved_best([ours_step, torch_step_fn(torch)], clock=clock)
+    return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": theirs * 1e3, "threads": float(threads)}
 
 
 def main(argv: list[str]) -> int:
@@ -173,15 +184,16 @@ def main(argv: list[str]) -> int:
 
         step = chainer_step_fn()
         step()
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)
         profiler.enable()
         for _ in range(20):
             step()
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
-    result = run()
-    print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}")
+    cpu_time = "--cpu-time" in argv
+    result = run(cpu_time)
+    print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")
     print(f"chainer: {result['chainer_ms_per_iter']:.2f} ms/iter")
     if result["torch_ms_per_iter"] is None:
         print("torch:   not installed")

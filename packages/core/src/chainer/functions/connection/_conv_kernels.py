@@ -249,6 +249,10 @@ def deconv_forward(
     return y.astype(x.dtype, copy=False)
 
 
+# Below this many kernel elements per group, conv_grad_weight sums per-image products.
+_SMALL_KERNEL_GRADIENT = 4096
+
+
 def conv_grad_weight(
     x: Any,
     gy: Any,
@@ -272,10 +276,18 @@ def conv_grad_weight(
     kdim = (c // g) * size(ksize)
     lsize = size(outsize)
     view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
-    # Bring the contracted axes (batch, positions) together at the end of both operands,
-    # so the product is a single GEMM with a long inner dimension.
-    axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
-    col_t = view.transpose(axes).reshape(g, kdim, n * lsize)
-    gy_t = gy.astype(dtype, copy=False).reshape(n, g, o // g, lsize).transpose(1, 2, 0, 3).reshape(g, o // g, n * lsize)
-    gW = xp.matmul(gy_t, col_t.swapaxes(1, 2))
+    gy = gy.astype(dtype, copy=False)
+    og = o // g
+    if og * kdim < _SMALL_KERNEL_GRADIENT:
+        # A small kernel (e.g. a first layer on RGB input): one product per image and a
+        # sum beats transposing the large gy for a single GEMM with a tiny output.
+        col = view.reshape(n, g, kdim, lsize)
+        gW = xp.matmul(gy.reshape(n, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
+    else:
+        # Bring the contracted axes (batch, positions) together at the end of both
+        # operands, so the product is a single GEMM with a long inner dimension.
+        axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
+        col_t = view.transpose(axes).reshape(g, kdim, n * lsize)
+        gy_t = gy.reshape(n, g, og, lsize).transpose(1, 2, 0, 3).reshape(g, og, n * lsize)
+        gW = xp.matmul(gy_t, col_t.swapaxes(1, 2))
     return gW.reshape((o, c // g) + tuple(ksize)).astype(w_dtype, copy=False)

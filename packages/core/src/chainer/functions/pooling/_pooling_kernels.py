@@ -133,15 +133,27 @@ def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
     for t, offset in enumerate(offsets[1:], 1):
         v = xpad[geometry.window(offset)]
         better = v > y
-        xp.copyto(y, v, where=better)
-        xp.copyto(indexes, t, where=better)
+        xp.maximum(y, v, out=y)
+        # indexes = where(better, t, indexes), in arithmetic: masked assignment
+        # (copyto/putmask with a mask) is several times slower on CPU.
+        indexes -= indexes * better
+        indexes += better * index_dtype(t)
     return y, indexes
+
+
+def _tiles_exactly(geometry: Geometry) -> bool:
+    """Whether the windows partition the padded image (every element in one window)."""
+    return all(
+        k == s and k * o == n
+        for k, s, o, n in zip(geometry.ksize, geometry.stride, geometry.outsize, geometry.padded_size)
+    )
 
 
 def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
     """``img[o s + offset(indexes[o]) - p] += values[o]``; returns ``(N, C, *in_size)``."""
     xp = backend.get_array_module(values)
-    img = xp.zeros(values.shape[:2] + geometry.padded_size, values.dtype)
+    shape = values.shape[:2] + geometry.padded_size
+    img = xp.empty(shape, values.dtype) if _tiles_exactly(geometry) else xp.zeros(shape, values.dtype)
     overlapping = geometry.overlapping()
     for t, offset in enumerate(geometry.offsets()):
         hit = indexes == t
@@ -160,7 +172,7 @@ def index_gather(x: Any, indexes: Any, geometry: Geometry) -> Any:
     xpad = pad(x, geometry)
     y = xp.zeros(indexes.shape, x.dtype)
     for t, offset in enumerate(geometry.offsets()):
-        xp.copyto(y, xpad[geometry.window(offset)], where=indexes == t)
+        y += xpad[geometry.window(offset)] * (indexes == t)
     return y
 
 
