@@ -72,11 +72,17 @@ def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: floa
         return x
     xp = backend.get_array_module(x)
     shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
-    if value == 0:
-        y = xp.zeros(shape, x.dtype)
-    else:
-        y = xp.full(shape, value, x.dtype)
-    y[(slice(None), slice(None)) + tuple(slice(b, b + n) for b, n in zip(before, x.shape[2:]))] = x
+    y = xp.empty(shape, x.dtype)
+    # Fill only the borders: the interior is overwritten by x right after.
+    lead = (slice(None), slice(None))
+    for axis, (b, a) in enumerate(zip(before, after)):
+        rest = (slice(None),) * (len(before) - axis - 1)
+        middle = tuple(slice(p, p + n) for p, n in zip(before[:axis], x.shape[2 : 2 + axis]))
+        if b:
+            y[lead + middle + (slice(0, b),) + rest] = value
+        if a:
+            y[lead + middle + (slice(shape[2 + axis] - a, None),) + rest] = value
+    y[lead + tuple(slice(b, b + n) for b, n in zip(before, x.shape[2:]))] = x
     return y
 
 
@@ -185,17 +191,25 @@ def conv_forward(
     g = groups
     kdim = (c // g) * size(ksize)
     lsize = size(outsize)
-    col = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
-    w = W.astype(dtype, copy=False)
+    view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
+    w = W.astype(dtype, copy=False).reshape(g, o // g, kdim)
+    if b is None:
+        col = view.reshape(n, g, kdim, lsize)
+    else:
+        # The bias rides along in the GEMM as an extra row of ones in the patches:
+        # cheaper than a separate pass over the output.
+        col = xp.empty((n, g, kdim + 1, lsize), dtype)
+        col[:, :, kdim] = 1
+        # Only split axes on both sides, so that both reshapes are views.
+        split = (n, g, c // g) + tuple(view.shape[2:])
+        col[:, :, :kdim].reshape(split)[...] = view.reshape(split)
+        w = xp.concatenate((w, b.astype(dtype, copy=False).reshape(g, o // g, 1)), axis=2)
     if g == 1:
         # (O, K) @ (N, K, L) -> (N, O, L): the result is already in NC(spatial) order.
-        y = xp.matmul(w.reshape(o, kdim), col.reshape(n, kdim, lsize))
+        y = xp.matmul(w[0], col[:, 0])
     else:
-        y = xp.matmul(w.reshape(g, o // g, kdim), col.reshape(n, g, kdim, lsize))
-    y = y.reshape((n, o) + tuple(outsize))
-    if b is not None:
-        y += b.reshape((1, o) + (1,) * len(outsize))
-    return y.astype(x.dtype, copy=False)
+        y = xp.matmul(w, col)
+    return y.reshape((n, o) + tuple(outsize)).astype(x.dtype, copy=False)
 
 
 def flipped_kernel(W: Any, groups: int) -> Any:
