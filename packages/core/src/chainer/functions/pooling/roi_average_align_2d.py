@@ -51,9 +51,9 @@ def roi_average_align_2d(
     ratio = _roi.sampling_pair(sampling_ratio, where)
     xp = backend.get_array_module(x.array)
     index, weight, _, counts = _roi.align_samples(rois, roi_indices, x.shape, (oh, ow), scale, ratio, xp)
-    m = index.shape[0]
-    weight = (weight / counts[:, None, None]).reshape(m, -1)
-    node = _roi.PixelGather(index.reshape(m, -1), weight, (len(rois), oh, ow), label)
+    m, samples, taps = index.shape
+    weight = (weight / counts[:, None, None]).reshape(m, samples * taps).astype(_roi.K.compute_dtype(x.dtype))
+    node = _roi.PixelGather(index.reshape(m, samples * taps), weight, (len(rois), oh, ow), label)
     return node.apply((x,))[0]
 
 

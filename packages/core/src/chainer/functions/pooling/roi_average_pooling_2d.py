@@ -56,7 +56,7 @@ def roi_average_pooling_2d(
     index, valid = roi_bins(rois, roi_indices, x.shape, (oh, ow), scale, xp)
     counts = valid.sum(axis=1, keepdims=True)
     weight = valid / xp.maximum(counts, 1)
-    node = _roi.PixelGather(index, weight.astype(x.dtype), (len(rois), oh, ow), label)
+    node = _roi.PixelGather(index, weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), oh, ow), label)
     return node.apply((x,))[0]
 
 

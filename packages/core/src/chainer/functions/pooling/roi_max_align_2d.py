@@ -69,7 +69,7 @@ def roi_max_align_2d(
     taps_weight = xp.take_along_axis(weight.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
     taps_index = taps_index[:, :, 0, :]  # (M, 4, C)
     taps_weight = taps_weight[:, :, 0, :] * found[:, None, :]
-    node = _roi.PixelGather(taps_index, taps_weight.astype(x.dtype), (len(rois), oh, ow), label)
+    node = _roi.PixelGather(taps_index, taps_weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), oh, ow), label)
     return node.apply((x,))[0]
 
 
