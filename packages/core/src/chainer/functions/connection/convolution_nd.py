@@ -146,13 +146,13 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         result = []
         for i in indexes:
             if i == 0:
-                node = deconvolution_nd.DeconvolutionND(
+                deconv = deconvolution_nd.DeconvolutionND(
                     self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
                 )
-                result.append(node.apply((gy, ggW))[0])
+                result.append(deconv.apply((gy, ggW))[0])
             else:
-                node = ConvolutionND(self.ndim, self.stride, self.pad, False, self.dilate, self.groups, gy.shape[2:])
-                result.append(node.apply((x, ggW))[0])
+                conv = ConvolutionND(self.ndim, self.stride, self.pad, False, self.dilate, self.groups, gy.shape[2:])
+                result.append(conv.apply((x, ggW))[0])
         return tuple(result)
 
 

@@ -12,7 +12,7 @@ from chainer.functions.math import matmul
 from chainer.utils import type_check
 
 
-def _check_types(stride: tuple[int, int], pad: tuple[int, int], has_bias: bool) -> Any:
+def _check_types(stride: tuple[int, ...], pad: tuple[int, ...], has_bias: bool) -> Any:
     def check(in_types: Any) -> None:
         type_check._argname(in_types, ("x", "offset", "W", "b")[: 3 + has_bias])
         x_type, offset_type, w_type = in_types[:3]

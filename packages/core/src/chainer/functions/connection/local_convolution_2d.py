@@ -13,7 +13,7 @@ from chainer.functions.math import matmul
 from chainer.utils import type_check
 
 
-def _check_types(stride: tuple[int, int], has_bias: bool) -> Any:
+def _check_types(stride: tuple[int, ...], has_bias: bool) -> Any:
     def check(in_types: Any) -> None:
         type_check._argname(in_types, ("x", "W", "b")[: 2 + has_bias])
         x_type, w_type = in_types[0], in_types[1]

@@ -10,7 +10,7 @@ from chainer.functions.connection import _conv_kernels as K
 from chainer.utils import type_check
 
 
-def shift_offsets(channels: int, ksize: tuple[int, int], dilate: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+def shift_offsets(channels: int, ksize: tuple[int, ...], dilate: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
     """``(start, stop, dy, dx)`` per channel group: output channels ``start:stop`` read
     the input at ``(i + dy, j + dx)``.
 
@@ -51,7 +51,7 @@ class Shift(function_node.FunctionNode):
     """Shift each channel group by its offset (``sign=-1`` shifts the other way, which
     is the adjoint and hence the gradient)."""
 
-    def __init__(self, ksize: tuple[int, int], dilate: tuple[int, int], sign: int = 1) -> None:
+    def __init__(self, ksize: tuple[int, ...], dilate: tuple[int, ...], sign: int = 1) -> None:
         self.ksize = ksize
         self.dilate = dilate
         self.sign = sign

@@ -49,6 +49,7 @@ class MaxPoolingND(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        assert self.geometry is not None, "backward before forward"
         return P.IndexScatter(self.indexes, self.geometry, f"{self._label}Grad").apply(grad_outputs)
 
 
