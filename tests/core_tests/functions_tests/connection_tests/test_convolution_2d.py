@@ -203,3 +203,14 @@ def test_weight_gradient_node_is_differentiable_twice():
     (gx,) = chainer.grad([F.sum(gW * gW)], [x])
     assert gx.shape == x.shape
     assert numpy.isfinite(gx.array).all() and abs(gx.array).sum() > 0
+
+
+def test_function_node_exposes_chainer_geometry_attributes():
+    x = numpy.ones((1, 2, 6, 6), numpy.float32)
+    y = F.convolution_2d(
+        x, chainer.Variable(numpy.ones((2, 2, 3, 3), numpy.float32)), stride=(2, 1), pad=(1, 0), dilate=(1, 2)
+    )
+    node = y.creator
+    assert type(node).__name__ == "Convolution2DFunction"
+    assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx, node.groups) == (2, 1, 1, 0, 1, 2, 1)
+    assert node.cover_all is False

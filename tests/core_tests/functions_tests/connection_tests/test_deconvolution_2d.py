@@ -152,3 +152,13 @@ def test_rejects_bad_bias():
 def test_rejects_too_large_pad():
     with pytest.raises(ValueError, match=r"Deconvolution2DFunction: the output would have size"):
         F.deconvolution_2d(numpy.ones((1, 1, 1, 1), numpy.float32), numpy.ones((1, 1, 2, 2), numpy.float32), pad=1)
+
+
+def test_function_node_exposes_chainer_geometry_attributes():
+    import chainer
+
+    x = numpy.ones((1, 2, 3, 3), numpy.float32)
+    y = F.deconvolution_2d(x, chainer.Variable(numpy.ones((2, 1, 3, 3), numpy.float32)), stride=2, pad=(1, 0))
+    node = y.creator
+    assert type(node).__name__ == "Deconvolution2DFunction"
+    assert (node.sy, node.sx, node.ph, node.pw, node.outh, node.outw) == (2, 2, 1, 0, 5, 7)

@@ -61,3 +61,12 @@ def test_rejects_wrong_ndim():
 def test_rejects_bad_stride():
     with pytest.raises(ValueError, match=r"average_pooling_2d: stride must be positive"):
         F.average_pooling_2d(numpy.ones((1, 1, 3, 3), numpy.float32), 2, 0)
+
+
+def test_function_node_exposes_chainer_geometry_attributes():
+    import chainer
+
+    y = F.average_pooling_2d(chainer.Variable(numpy.ones((1, 1, 5, 5), numpy.float32)), 3, 2, 1)
+    node = y.creator
+    assert type(node).__name__ == "AveragePooling2D"
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw) == (3, 3, 2, 2, 1, 1)

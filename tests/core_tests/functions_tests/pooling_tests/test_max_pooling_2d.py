@@ -117,3 +117,10 @@ def test_rejects_bad_ksize():
 def test_rejects_window_larger_than_input():
     with pytest.raises(ValueError, match=r"MaxPooling2D: the output would have size"):
         F.max_pooling_2d(numpy.ones((1, 1, 2, 2), numpy.float32), 3, cover_all=False)
+
+
+def test_function_node_exposes_chainer_geometry_attributes():
+    y = F.max_pooling_2d(chainer.Variable(numpy.ones((1, 1, 5, 5), numpy.float32)), (3, 2), (2, 1), (1, 0))
+    node = y.creator
+    assert type(node).__name__ == "MaxPooling2D"
+    assert (node.kh, node.kw, node.sy, node.sx, node.ph, node.pw, node.cover_all) == (3, 2, 2, 1, 1, 0, True)

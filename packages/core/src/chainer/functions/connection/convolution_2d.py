@@ -24,6 +24,15 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
     ) -> None:
         super().__init__(2, stride, pad, cover_all, dilate, groups, outsize)
 
+    # Per-axis names of the geometry, as Chainer's 2-D function exposes them (exporters
+    # and hooks read these).
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
+    dy = property(lambda self: self.dilate[0])
+    dx = property(lambda self: self.dilate[1])
+
 
 def _make_2d(
     ndim: int,

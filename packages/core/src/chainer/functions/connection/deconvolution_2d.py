@@ -23,6 +23,16 @@ class Deconvolution2DFunction(deconvolution_nd.DeconvolutionND):
     ) -> None:
         super().__init__(2, stride, pad, outsize, dilate, groups)
 
+    # Per-axis names of the geometry, as Chainer's 2-D function exposes them.
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
+    dy = property(lambda self: self.dilate[0])
+    dx = property(lambda self: self.dilate[1])
+    outh = property(lambda self: None if self.outsize is None else self.outsize[0])
+    outw = property(lambda self: None if self.outsize is None else self.outsize[1])
+
 
 def _make_2d(
     ndim: int,

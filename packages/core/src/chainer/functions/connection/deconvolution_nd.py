@@ -30,6 +30,11 @@ class DeconvolutionND(function_node.FunctionNode):
         self.dilate = tuple(dilate)
         self.groups = groups
 
+    @property
+    def outs(self) -> tuple[int, ...] | None:
+        """The output size (Chainer's name for it)."""
+        return self.outsize
+
     def check_type_forward(self, in_types: Any) -> None:
         n_in = type_check.eval(in_types.size())
         type_check._argname(in_types, ("x", "W", "b")[: max(2, min(n_in, 3))])

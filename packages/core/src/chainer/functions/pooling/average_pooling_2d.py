@@ -6,7 +6,32 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer import variable
+from chainer.functions.pooling import _pooling_kernels as P
 from chainer.functions.pooling import average_pooling_nd
+
+
+class AveragePooling2D(average_pooling_nd.AveragePoolingND):
+    """Average pooling on two spatial axes; padding counts as zeros."""
+
+    def __init__(
+        self,
+        ksize: int | Sequence[int],
+        stride: int | Sequence[int] | None = None,
+        pad: int | Sequence[int] = 0,
+        cover_all: bool = False,
+    ) -> None:
+        if cover_all:
+            raise ValueError("AveragePooling2D: cover_all=True is not supported")
+        k, s, p = P.pooling_args(2, ksize, stride, pad, "chainer.functions.average_pooling_2d")
+        super().__init__(2, k, s, p, 0)
+
+    # Per-axis names of the geometry, as Chainer's 2-D function exposes them.
+    kh = property(lambda self: self.ksize[0])
+    kw = property(lambda self: self.ksize[1])
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
 
 
 def average_pooling_2d(
@@ -35,9 +60,7 @@ def average_pooling_2d(
         array([[[[ 2.5,  4.5],
                  [10.5, 12.5]]]], dtype=float32)
     """
-    return average_pooling_nd._average_pooling(
-        x, ksize, stride, pad, 0, 2, "chainer.functions.average_pooling_2d", "AveragePooling2D"
-    )
+    return AveragePooling2D(ksize, stride, pad).apply((x,))[0]
 
 
 __all__ = ["average_pooling_2d"]

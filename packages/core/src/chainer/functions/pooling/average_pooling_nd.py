@@ -22,18 +22,12 @@ class AveragePoolingND(function_node.FunctionNode):
         stride: Sequence[int],
         pad: Sequence[int],
         pad_value: float | None = 0,
-        label: str = "AveragePoolingND",
     ) -> None:
         self.ndim = ndim
         self.ksize = tuple(ksize)
         self.stride = tuple(stride)
         self.pad = tuple(pad)
         self.pad_value = pad_value
-        self._label = label
-
-    @property
-    def label(self) -> str:
-        return self._label
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
@@ -56,7 +50,7 @@ class AveragePoolingND(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.WindowSpread(self.geometry, self.weight, f"{self._label}Grad").apply(grad_outputs)
+        return P.WindowSpread(self.geometry, self.weight, f"{self.label}Grad").apply(grad_outputs)
 
 
 def check_pad_value(pad_value: Any, where: str) -> None:
@@ -65,11 +59,11 @@ def check_pad_value(pad_value: Any, where: str) -> None:
 
 
 def _average_pooling(
-    x: Any, ksize: Any, stride: Any, pad: Any, pad_value: Any, ndim: int, where: str, label: str
+    x: Any, ksize: Any, stride: Any, pad: Any, pad_value: Any, ndim: int, where: str
 ) -> variable.Variable:
     k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
     check_pad_value(pad_value, where)
-    return AveragePoolingND(ndim, k, s, p, pad_value, label).apply((x,))[0]
+    return AveragePoolingND(ndim, k, s, p, pad_value).apply((x,))[0]
 
 
 def average_pooling_nd(
@@ -99,9 +93,7 @@ def average_pooling_nd(
         array([[[0.5, 2.5, 4.5]]], dtype=float32)
     """
     ndim = max(1, len(getattr(x, "shape", ())) - 2)
-    return _average_pooling(
-        x, ksize, stride, pad, pad_value, ndim, "chainer.functions.average_pooling_nd", "AveragePoolingND"
-    )
+    return _average_pooling(x, ksize, stride, pad, pad_value, ndim, "chainer.functions.average_pooling_nd")
 
 
 def average_pooling_1d(
@@ -114,7 +106,7 @@ def average_pooling_1d(
     """1-dimensional average pooling: :func:`average_pooling_nd` on ``(N, C, S)``."""
     where = "chainer.functions.average_pooling_1d"
     max_pooling_nd.check_spatial_ndim(x, 1, where)
-    return _average_pooling(x, ksize, stride, pad, pad_value, 1, where, "AveragePoolingND")
+    return _average_pooling(x, ksize, stride, pad, pad_value, 1, where)
 
 
 def average_pooling_3d(
@@ -127,7 +119,7 @@ def average_pooling_3d(
     """3-dimensional average pooling: :func:`average_pooling_nd` on ``(N, C, D, H, W)``."""
     where = "chainer.functions.average_pooling_3d"
     max_pooling_nd.check_spatial_ndim(x, 3, where)
-    return _average_pooling(x, ksize, stride, pad, pad_value, 3, where, "AveragePoolingND")
+    return _average_pooling(x, ksize, stride, pad, pad_value, 3, where)
 
 
 __all__ = ["average_pooling_1d", "average_pooling_3d", "average_pooling_nd"]

@@ -20,20 +20,14 @@ class MaxPoolingND(function_node.FunctionNode):
         stride: Sequence[int],
         pad: Sequence[int],
         cover_all: bool = True,
-        label: str = "MaxPoolingND",
     ) -> None:
         self.ndim = ndim
         self.ksize = tuple(ksize)
         self.stride = tuple(stride)
         self.pad = tuple(pad)
         self.cover_all = bool(cover_all)
-        self._label = label
         self.indexes: Any = None
         self.geometry: P.Geometry | None = None
-
-    @property
-    def label(self) -> str:
-        return self._label
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
@@ -50,26 +44,20 @@ class MaxPoolingND(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         assert self.geometry is not None, "backward before forward"
-        return P.IndexScatter(self.indexes, self.geometry, f"{self._label}Grad").apply(grad_outputs)
+        return P.IndexScatter(self.indexes, self.geometry, f"{self.label}Grad").apply(grad_outputs)
 
 
-def _max_pooling(
-    x: Any,
-    ksize: Any,
-    stride: Any,
-    pad: Any,
-    cover_all: bool,
-    return_indices: bool,
-    ndim: int,
-    where: str,
-    label: str,
-) -> Any:
-    k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
-    node = MaxPoolingND(ndim, k, s, p, cover_all, label)
+def _max_pooling(x: Any, node: MaxPoolingND, return_indices: bool) -> Any:
     y = node.apply((x,))[0]
     if return_indices:
-        return y, node.indexes.astype("i", copy=False) if node.indexes.dtype.itemsize < 4 else node.indexes
+        indexes = node.indexes
+        return y, indexes.astype("i", copy=False) if indexes.dtype.itemsize < 4 else indexes
     return y
+
+
+def _nd_node(ndim: int, ksize: Any, stride: Any, pad: Any, cover_all: bool, where: str) -> MaxPoolingND:
+    k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
+    return MaxPoolingND(ndim, k, s, p, cover_all)
 
 
 def check_spatial_ndim(x: Any, ndim: int, where: str) -> None:
@@ -112,9 +100,8 @@ def max_pooling_nd(
         array([[[1., 3., 5., 7.]]], dtype=float32)
     """
     ndim = max(1, len(getattr(x, "shape", ())) - 2)
-    return _max_pooling(
-        x, ksize, stride, pad, cover_all, return_indices, ndim, "chainer.functions.max_pooling_nd", "MaxPoolingND"
-    )
+    node = _nd_node(ndim, ksize, stride, pad, cover_all, "chainer.functions.max_pooling_nd")
+    return _max_pooling(x, node, return_indices)
 
 
 def max_pooling_1d(
@@ -128,7 +115,7 @@ def max_pooling_1d(
     """1-dimensional max pooling: :func:`max_pooling_nd` on ``x`` of shape ``(N, C, S)``."""
     where = "chainer.functions.max_pooling_1d"
     check_spatial_ndim(x, 1, where)
-    return _max_pooling(x, ksize, stride, pad, cover_all, return_indices, 1, where, "MaxPoolingND")
+    return _max_pooling(x, _nd_node(1, ksize, stride, pad, cover_all, where), return_indices)
 
 
 def max_pooling_3d(
@@ -142,7 +129,7 @@ def max_pooling_3d(
     """3-dimensional max pooling: :func:`max_pooling_nd` on ``x`` of shape ``(N, C, D, H, W)``."""
     where = "chainer.functions.max_pooling_3d"
     check_spatial_ndim(x, 3, where)
-    return _max_pooling(x, ksize, stride, pad, cover_all, return_indices, 3, where, "MaxPoolingND")
+    return _max_pooling(x, _nd_node(3, ksize, stride, pad, cover_all, where), return_indices)
 
 
 __all__ = ["max_pooling_1d", "max_pooling_3d", "max_pooling_nd"]

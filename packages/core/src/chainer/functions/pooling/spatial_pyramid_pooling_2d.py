@@ -7,7 +7,7 @@ from typing import Any
 
 from chainer import backend, function_node, variable
 from chainer.functions.array import get_item, reshape
-from chainer.functions.pooling import max_pooling_nd
+from chainer.functions.pooling import max_pooling_2d
 
 
 class _ConcatChannels(function_node.FunctionNode):
@@ -64,7 +64,7 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
         bins = 2**level
         kh, kw = math.ceil(h / bins), math.ceil(w / bins)
         ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
-        y = max_pooling_nd._max_pooling(x, (kh, kw), (kh, kw), (ph, pw), True, False, 2, where, "MaxPooling2D")
+        y = max_pooling_2d.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
         levels.append(reshape.reshape(y, (n, -1)))
     y = levels[0] if len(levels) == 1 else _ConcatChannels().apply(levels)[0]
     return reshape.reshape(y, (n, -1, 1, 1))

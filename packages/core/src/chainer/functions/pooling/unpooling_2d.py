@@ -6,7 +6,37 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer import variable
+from chainer.functions.connection import _conv_kernels as K
+from chainer.functions.pooling import _pooling_kernels as P
 from chainer.functions.pooling import unpooling_nd
+
+
+class Unpooling2D(unpooling_nd.UnpoolingND):
+    """:class:`~chainer.functions.pooling.unpooling_nd.UnpoolingND` on two spatial axes."""
+
+    def __init__(
+        self,
+        ksize: int | Sequence[int],
+        stride: int | Sequence[int] | None = None,
+        pad: int | Sequence[int] = 0,
+        outsize: Sequence[int] | None = None,
+        cover_all: bool = True,
+    ) -> None:
+        where = "chainer.functions.unpooling_2d"
+        k, s, p = P.pooling_args(2, ksize, stride, pad, where)
+        if outsize is not None:
+            outsize = K.as_tuple(outsize, 2, "outsize", where)
+        super().__init__(2, k, s, p, outsize, cover_all)
+
+    # Per-axis names of the geometry, as Chainer's 2-D function exposes them.
+    kh = property(lambda self: self.ksize[0])
+    kw = property(lambda self: self.ksize[1])
+    sy = property(lambda self: self.stride[0])
+    sx = property(lambda self: self.stride[1])
+    ph = property(lambda self: self.pad[0])
+    pw = property(lambda self: self.pad[1])
+    outh = property(lambda self: None if self.outsize is None else self.outsize[0])
+    outw = property(lambda self: None if self.outsize is None else self.outsize[1])
 
 
 def unpooling_2d(
@@ -40,9 +70,7 @@ def unpooling_2d(
                [3., 3., 4., 4.],
                [3., 3., 4., 4.]], dtype=float32)
     """
-    return unpooling_nd._unpooling(
-        x, ksize, stride, pad, outsize, cover_all, 2, "chainer.functions.unpooling_2d", "Unpooling2D"
-    )
+    return Unpooling2D(ksize, stride, pad, outsize, cover_all).apply((x,))[0]
 
 
 __all__ = ["unpooling_2d"]

@@ -60,7 +60,6 @@ class UnpoolingND(function_node.FunctionNode):
         pad: Sequence[int],
         outsize: Sequence[int] | None,
         cover_all: bool,
-        label: str = "UnpoolingND",
     ) -> None:
         self.ndim = ndim
         self.ksize = tuple(ksize)
@@ -68,11 +67,6 @@ class UnpoolingND(function_node.FunctionNode):
         self.pad = tuple(pad)
         self.outsize = None if outsize is None else tuple(outsize)
         self.cover_all = bool(cover_all)
-        self._label = label
-
-    @property
-    def label(self) -> str:
-        return self._label
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
@@ -89,16 +83,16 @@ class UnpoolingND(function_node.FunctionNode):
         return (P.window_spread(x, geometry),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.WindowSum(self.geometry, 1, f"{self._label}Grad").apply(grad_outputs)
+        return P.WindowSum(self.geometry, 1, f"{self.label}Grad").apply(grad_outputs)
 
 
 def _unpooling(
-    x: Any, ksize: Any, stride: Any, pad: Any, outsize: Any, cover_all: bool, ndim: int, where: str, label: str
+    x: Any, ksize: Any, stride: Any, pad: Any, outsize: Any, cover_all: bool, ndim: int, where: str
 ) -> variable.Variable:
     k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
     if outsize is not None:
         outsize = K.as_tuple(outsize, ndim, "outsize", where)
-    return UnpoolingND(ndim, k, s, p, outsize, cover_all, label).apply((x,))[0]
+    return UnpoolingND(ndim, k, s, p, outsize, cover_all).apply((x,))[0]
 
 
 def unpooling_nd(
@@ -132,7 +126,7 @@ def unpooling_nd(
         array([[[1., 1., 2., 2.]]], dtype=float32)
     """
     ndim = max(1, len(getattr(x, "shape", ())) - 2)
-    return _unpooling(x, ksize, stride, pad, outsize, cover_all, ndim, "chainer.functions.unpooling_nd", "UnpoolingND")
+    return _unpooling(x, ksize, stride, pad, outsize, cover_all, ndim, "chainer.functions.unpooling_nd")
 
 
 def unpooling_1d(
@@ -146,7 +140,7 @@ def unpooling_1d(
     """Inverse of 1-dimensional pooling: :func:`unpooling_nd` on ``(N, C, S)``."""
     where = "chainer.functions.unpooling_1d"
     max_pooling_nd.check_spatial_ndim(x, 1, where)
-    return _unpooling(x, ksize, stride, pad, outsize, cover_all, 1, where, "UnpoolingND")
+    return _unpooling(x, ksize, stride, pad, outsize, cover_all, 1, where)
 
 
 def unpooling_3d(
@@ -160,7 +154,7 @@ def unpooling_3d(
     """Inverse of 3-dimensional pooling: :func:`unpooling_nd` on ``(N, C, D, H, W)``."""
     where = "chainer.functions.unpooling_3d"
     max_pooling_nd.check_spatial_ndim(x, 3, where)
-    return _unpooling(x, ksize, stride, pad, outsize, cover_all, 3, where, "UnpoolingND")
+    return _unpooling(x, ksize, stride, pad, outsize, cover_all, 3, where)
 
 
 __all__ = ["unpooling_1d", "unpooling_3d", "unpooling_nd"]
