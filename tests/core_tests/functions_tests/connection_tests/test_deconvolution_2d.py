@@ -68,6 +68,8 @@ def pair(v):
                 ((1, 2, 3, 2), (2, 3, 3, 2), 2, 1, (6, 3), 1, 1, True),
                 ((1, 4, 2, 3), (4, 1, 2, 2), 2, 0, None, (2, 1), 2, True),
                 ((1, 2, 3, 3), (2, 2, 2, 2), 1, 2, None, 2, 1, False),
+                # more output than input channels at unit stride: the flipped-kernel path
+                ((2, 2, 3, 3), (2, 3, 3, 2), 1, (1, 0), None, 1, 1, True),
             ],
         }
     )

@@ -241,13 +241,15 @@ def deconv_forward(
     """
     xp = backend.get_array_module(x)
     ksize = W.shape[2:]
-    if all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
+    cin, cout = x.shape[1], W.shape[1] * groups
+    if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
         # With unit stride a transposed convolution is a plain convolution with the
-        # flipped kernel; gathering (im2col) is much cheaper than scattering (col2im).
+        # flipped kernel. Its patches (im2col of x) have cin/cout the size of the
+        # scattered columns, so gathering wins when the channels grow.
         flipped_pad = tuple((k - 1) * d - p for k, d, p in zip(ksize, dilate, pad))
         return conv_forward(x, flipped_kernel(W, groups), b, stride, flipped_pad, dilate, groups, outsize)
     dtype = compute_dtype(x.dtype, W.dtype)
-    n, cin = x.shape[:2]
+    n = x.shape[0]
     cout_g = W.shape[1]
     g = groups
     in_size = x.shape[2:]
