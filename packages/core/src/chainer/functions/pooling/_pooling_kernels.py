@@ -130,14 +130,17 @@ def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
     y = xpad[geometry.window(offsets[0])].copy()
     index_dtype = numpy.int8 if len(offsets) <= 127 else numpy.int32
     indexes = xp.zeros(y.shape, index_dtype)
+    better = xp.empty(y.shape, numpy.bool_)
+    step = xp.empty(y.shape, index_dtype)
     for t, offset in enumerate(offsets[1:], 1):
         v = xpad[geometry.window(offset)]
-        better = v > y
+        xp.greater(v, y, out=better)
         xp.maximum(y, v, out=y)
-        # indexes = where(better, t, indexes), in arithmetic: masked assignment
-        # (copyto/putmask with a mask) is several times slower on CPU.
-        indexes -= indexes * better
-        indexes += better * index_dtype(t)
+        # indexes += better * (t - indexes), i.e. where(better, t, indexes): masked
+        # assignment (copyto/putmask with a mask) is several times slower on CPU.
+        xp.subtract(index_dtype(t), indexes, out=step)
+        step *= better
+        indexes += step
     return y, indexes
 
 
@@ -155,8 +158,9 @@ def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
     shape = values.shape[:2] + geometry.padded_size
     img = xp.empty(shape, values.dtype) if _tiles_exactly(geometry) else xp.zeros(shape, values.dtype)
     overlapping = geometry.overlapping()
+    hit = xp.empty(indexes.shape, numpy.bool_)
     for t, offset in enumerate(geometry.offsets()):
-        hit = indexes == t
+        xp.equal(indexes, t, out=hit)
         window = img[geometry.window(offset)]
         if overlapping:
             window += values * hit
