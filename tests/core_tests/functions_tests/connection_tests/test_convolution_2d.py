@@ -61,6 +61,8 @@ def naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all):
                 {"x": (2, 4, 6, 6), "W": (4, 2, 3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 2},
                 {"x": (1, 3, 7, 6), "W": (2, 3, 2, 2), "stride": 1, "pad": (0, 1), "dilate": (2, 3), "groups": 1},
                 {"x": (2, 6, 4, 4), "W": (6, 1, 2, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 6},
+                # rows of 10: the input gradient takes the row-merged scatter
+                {"x": (1, 2, 3, 10), "W": (2, 2, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
             ],
             "cover_all": [False, True],
         }

@@ -70,6 +70,9 @@ def pair(v):
                 ((1, 2, 3, 3), (2, 2, 2, 2), 1, 2, None, 2, 1, False),
                 # more output than input channels at unit stride: the flipped-kernel path
                 ((2, 2, 3, 3), (2, 3, 3, 2), 1, (1, 0), None, 1, 1, True),
+                # unit stride on rows of 8+: the row-merged scatter
+                ((1, 2, 3, 8), (2, 2, 3, 3), 1, 1, None, 1, 1, True),
+                ((1, 4, 2, 9), (4, 1, 2, 3), 1, (0, 1), None, (1, 1), 2, False),
             ],
         }
     )

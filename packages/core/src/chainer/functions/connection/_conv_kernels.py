@@ -253,16 +253,82 @@ def deconv_forward(
     cout_g = W.shape[1]
     g = groups
     in_size = x.shape[2:]
-    lsize = size(in_size)
     kdim = cout_g * size(ksize)
-    w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim)
-    xs = x.astype(dtype, copy=False).reshape(n, g, cin // g, lsize)
-    col = xp.matmul(w.swapaxes(1, 2), xs)  # (N, G, Cout_g * K, L)
-    col = col.reshape((n, g * cout_g) + tuple(ksize) + tuple(in_size))
-    y = col2im(col, stride, pad, dilate, outsize)
+    w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
+    xc = x.astype(dtype, copy=False)
+    if _use_row_merged_col2im(in_size, ksize, stride, pad, dilate, outsize):
+        y = _deconv_row_merged(xc, w, g, ksize, stride, pad, dilate, outsize)
+    else:
+        col = xp.matmul(w, xc.reshape(n, g, cin // g, size(in_size)))  # (N, G, Cout_g * K, L)
+        col = col.reshape((n, g * cout_g) + tuple(ksize) + tuple(in_size))
+        y = col2im(col, stride, pad, dilate, outsize)
     if b is not None:
         y += b.reshape((1, g * cout_g) + (1,) * len(outsize))
     return y.astype(x.dtype, copy=False)
+
+
+def _use_row_merged_col2im(
+    in_size: Sequence[int],
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> bool:
+    """Whether :func:`_deconv_row_merged` applies (unit stride on the last two axes)
+    and pays off (rows short enough for col2im's inner loops to dominate, padding
+    narrow enough that the extra columns cost little)."""
+    if len(in_size) < 2 or stride[-1] != 1 or stride[-2] != 1:
+        return False
+    width = pad[-1] + outsize[-1] + end_padding(outsize[-1], in_size[-1], ksize[-1], 1, pad[-1], dilate[-1])
+    return in_size[-1] <= 64 and width <= 1.25 * in_size[-1]
+
+
+def _deconv_row_merged(
+    x: Any,
+    w: Any,
+    g: int,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> Any:
+    """col2im with the last two axes merged into one (they must have unit stride).
+
+    ``x`` is widened to the padded output width ``Wp`` with zero columns; then, for
+    every kernel offset, the scattered block is one contiguous run of ``in_h * Wp``
+    elements of the flattened padded image, instead of ``in_h`` rows of ``in_w``.
+    The extra columns are zero, so whatever they add (into the next row) is zero.
+    ``w`` is ``(G, Cout_g * K, Cin_g)``.
+    """
+    xp = backend.get_array_module(x)
+    n, cin = x.shape[:2]
+    in_size = x.shape[2:]
+    cout = w.shape[1] // size(ksize) * g
+    after = [end_padding(o, i, k, s, p, d) for o, i, k, s, p, d in zip(outsize, in_size, ksize, stride, pad, dilate)]
+    padded = [p + o + a for p, o, a in zip(pad, outsize, after)]
+    wp = padded[-1]
+    # One more row below: the last run may reach (kw - 1) * dx elements past the image.
+    padded[-2] += 1
+    wide = xp.zeros((n, cin) + tuple(in_size[:-1]) + (wp,), x.dtype)
+    wide[..., : in_size[-1]] = x
+    run = in_size[-2] * wp
+    lead_size = size(in_size[:-2])
+    col = xp.matmul(w, wide.reshape(n, g, cin // g, lead_size * run))
+    col = col.reshape((n, cout) + tuple(ksize) + tuple(in_size[:-2]) + (run,))
+    img = xp.zeros((n, cout) + tuple(padded[:-2]) + (padded[-2] * wp,), x.dtype)
+    everything = (slice(None), slice(None))
+    for offset in itertools.product(*(range(k) for k in ksize)):
+        lead = tuple(
+            slice(j * d, j * d + s * (i - 1) + 1, s)
+            for j, d, s, i in zip(offset[:-2], dilate[:-2], stride[:-2], in_size[:-2])
+        )
+        start = offset[-2] * dilate[-2] * wp + offset[-1] * dilate[-1]
+        img[everything + lead + (slice(start, start + run),)] += col[everything + offset]
+    img = img.reshape((n, cout) + tuple(padded[:-1]) + (wp,))
+    crop = img[everything + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
+    return xp.ascontiguousarray(crop)
 
 
 # Below this many kernel elements per group, conv_grad_weight sums per-image products.
