@@ -50,12 +50,20 @@ def as_state(value: Any, name: str, where: str, size: int, device: Any) -> varia
     return variable.as_variable(value)
 
 
-def zeros_state(link: Any, batch: int, size: int, dtype: Any) -> variable.Variable:
-    """A zero state of shape ``(batch, size)`` on ``link``'s device."""
+def zeros(device: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """A zero array on ``device`` (made there directly where its array module can)."""
     import chainer
 
-    with chainer.using_device(link.device):
-        return variable.Variable(link.device.xp.zeros((batch, size), dtype=dtype), requires_grad=False)
+    with chainer.using_device(device):
+        array = device.xp.zeros(shape, dtype=dtype)
+    if not device.is_array_supported(array):
+        array = device.send(array)
+    return array
+
+
+def zeros_state(link: Any, batch: int, size: int, dtype: Any) -> variable.Variable:
+    """A zero state of shape ``(batch, size)`` on ``link``'s device."""
+    return variable.Variable(zeros(link.device, (batch, size), dtype), requires_grad=False)
 
 
 def check_input(x: Any, where: str) -> Any:
@@ -66,3 +74,15 @@ def check_input(x: Any, where: str) -> Any:
     if array.ndim < 1:
         raise ValueError(f"{where}: x must have a batch axis, got a 0-dimensional array")
     return array
+
+
+def check_initializer(spec: Any, name: str, where: str) -> Any:
+    """The initializer for ``spec`` (``None``, a number, an array or a callable), else a ``TypeError`` naming it."""
+    from chainer import initializers
+
+    if not isinstance(spec, (str, bytes)):
+        try:
+            return initializers._get_initializer(spec)
+        except TypeError:
+            pass
+    raise TypeError(f"{where}: {name} must be None, a scalar, an array or an initializer, got {type(spec).__name__}")

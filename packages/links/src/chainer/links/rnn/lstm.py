@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import initializers, link, variable
+from chainer import initializer, link, variable
 from chainer.functions.activation import lstm as lstm_function
 from chainer.functions.array import concat, split_axis
 from chainer.links.connection import linear
@@ -41,51 +41,63 @@ class LSTMBase(link.Chain):
         self.upward_init = upward_init
         self.bias_init = 0 if bias_init is None else bias_init
         self.forget_bias_init = 1 if forget_bias_init is None else forget_bias_init
-        # Validate every initializer spec now, not at the (possibly lazy) first call.
-        for name in ("lateral_init", "upward_init", "bias_init", "forget_bias_init"):
-            try:
-                initializers._get_initializer(getattr(self, name))
-            except TypeError:
-                raise TypeError(
-                    f"{where}: {name} must be None, a scalar, an array or an initializer, "
-                    f"got {type(getattr(self, name)).__name__}"
-                ) from None
+        upward_init = _state.check_initializer(self.upward_init, "upward_init", where)
+        lateral_init = _state.check_initializer(self.lateral_init, "lateral_init", where)
+        bias_init = _state.check_initializer(self.bias_init, "bias_init", where)
+        forget_bias_init = _state.check_initializer(self.forget_bias_init, "forget_bias_init", where)
         with self.init_scope():
             self.upward = linear.Linear(in_size, 4 * out_size, initialW=0)
             self.lateral = linear.Linear(out_size, 4 * out_size, initialW=0, nobias=True)
-        if in_size is not None:
-            self._initialize_params()
-
-    def _initialize_params(self) -> None:
-        # Each initializer fills one (out_size, fan_in) block at a time, so fan-in based
-        # scalings see the shape of one gate's matrix.
-        lateral_init = initializers._get_initializer(self.lateral_init)
-        upward_init = initializers._get_initializer(self.upward_init)
-        bias_init = initializers._get_initializer(self.bias_init)
-        forget_bias_init = initializers._get_initializer(self.forget_bias_init)
-        n = self.state_size
-        for start in range(0, 4 * n, n):
-            _fill(lateral_init, self.lateral.W.array, slice(start, start + n))
-            _fill(upward_init, self.upward.W.array, slice(start, start + n))
-        b = self.upward.b.array
-        for gate, init in enumerate((bias_init, bias_init, forget_bias_init, bias_init)):
-            _fill(init, b, slice(gate, None, 4))
+        # The parameters keep these initializers, so copy('init') and a lazy first call
+        # draw the LSTM initialisation again rather than a plain Linear one.
+        self.upward.W.initializer = _GateBlocks((upward_init,) * 4)
+        self.lateral.W.initializer = _GateBlocks((lateral_init,) * 4)
+        self.upward.b.initializer = _InterleavedGates((bias_init, bias_init, forget_bias_init, bias_init))
+        for param in (self.upward.W, self.lateral.W, self.upward.b):
+            if param.array is not None:
+                param.initialize(param.shape)
 
     def _initialize_upward(self, x: Any) -> None:
         if self.upward.W.array is None:
             self.upward.W.initialize((4 * self.state_size, x.size // x.shape[0]))
-            self._initialize_params()
 
 
-def _fill(initializer: Any, array: Any, index: slice) -> None:
+def _fill(init: Any, array: Any, index: slice) -> None:
     """Run ``initializer`` on ``array[index]``, through a contiguous buffer where the view is not."""
     view = array[index]
     if view.flags.c_contiguous:
-        initializer(view)
+        init(view)
     else:
         buffer = view.copy()
-        initializer(buffer)
+        init(buffer)
         array[index] = buffer
+
+
+class _GateBlocks(initializer.Initializer):
+    """Fills the ``n`` equal row blocks of a weight, each with its own initializer (so a
+    fan-in based initializer sees the ``(out_size, fan_in)`` shape of one gate's matrix)."""
+
+    def __init__(self, inits: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.inits = inits
+
+    def __call__(self, array: Any) -> None:
+        n = array.shape[0] // len(self.inits)
+        for g, init in enumerate(self.inits):
+            _fill(init, array, slice(g * n, (g + 1) * n))
+
+
+class _InterleavedGates(initializer.Initializer):
+    """Fills the entries of gate ``g`` (``g, g + n, g + 2n, ...``) with the ``g``-th initializer."""
+
+    def __init__(self, inits: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.inits = inits
+
+    def __call__(self, array: Any) -> None:
+        n = len(self.inits)
+        for g, init in enumerate(self.inits):
+            _fill(init, array, slice(g, None, n))
 
 
 class StatelessLSTM(LSTMBase):

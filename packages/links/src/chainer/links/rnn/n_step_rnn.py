@@ -9,8 +9,7 @@ from typing import Any
 
 import numpy
 
-import chainer
-from chainer import initializers, link, variable
+from chainer import link, variable
 from chainer.functions.array import permutate
 from chainer.functions.rnn import n_step_rnn as n_step_rnn_function
 from chainer.links.rnn import _state
@@ -65,13 +64,8 @@ class NStepRNNBase(link.ChainList):
         in_size = _state.check_size(in_size, "in_size", where)
         out_size = _state.check_size(out_size, "out_size", where)
         dropout = _state.check_ratio(dropout, "dropout", where)
-        try:
-            w_init = initializers._get_initializer(initialW)
-            b_init = initializers._get_initializer(0 if initial_bias is None else initial_bias)
-        except TypeError:
-            raise TypeError(
-                f"{where}: initialW and initial_bias must be None, a scalar, an array or an initializer"
-            ) from None
+        w_init = _state.check_initializer(initialW, "initialW", where)
+        b_init = _state.check_initializer(0 if initial_bias is None else initial_bias, "initial_bias", where)
         direction = 2 if self.use_bi_direction else 1
         n_input_weights = self.n_weights // 2
         cells = []
@@ -113,8 +107,7 @@ class NStepRNNBase(link.ChainList):
     def init_hx(self, xs: Any) -> variable.Variable:
         """A zero initial state of shape ``(n_layers * D, len(xs), out_size)``."""
         shape = (self.n_layers * self.direction, len(xs), self.out_size)
-        with chainer.using_device(self.device):
-            return variable.Variable(self.device.xp.zeros(shape, dtype=xs[0].dtype), requires_grad=False)
+        return variable.Variable(_state.zeros(self.device, shape, xs[0].dtype), requires_grad=False)
 
     def _call(self, hs: list[Any], xs: Any, kwargs: dict[str, Any]) -> tuple[list[Any], list[Any]]:
         where = type(self).__name__
