@@ -25,3 +25,18 @@ def torch_or_none():
     except ImportError:
         return None
     return torch
+
+
+def blas_threads() -> int:
+    """Threads NumPy's BLAS uses (PyTorch is given the same number, for fairness)."""
+    try:
+        from threadpoolctl import threadpool_info
+
+        counts = [info["num_threads"] for info in threadpool_info() if info.get("user_api") == "blas"]
+        if counts:
+            return max(counts)
+    except ImportError:
+        pass
+    import os
+
+    return len(os.sched_getaffinity(0))

@@ -1,0 +1,99 @@
+"""MLP training step: 784-1000-1000-10 with ReLU, batch 100, softmax cross-entropy, Adam.
+Reported as milliseconds per step (forward, backward, update), next to PyTorch CPU."""
+
+from __future__ import annotations
+
+import numpy
+
+import chainer
+import chainer.functions as F
+from chainer import optimizers
+
+try:
+    from benchmarks import _timing
+except ImportError:  # run as a script from the benchmarks folder
+    import _timing
+
+BATCH = 100
+SIZES = (784, 1000, 1000, 10)
+
+
+class MLP(chainer.Chain):
+    def __init__(self) -> None:
+        super().__init__()
+        rng = numpy.random.default_rng(0)
+        with self.init_scope():
+            for i, (n_in, n_out) in enumerate(zip(SIZES[:-1], SIZES[1:])):
+                setattr(
+                    self, f"W{i}", chainer.Parameter(rng.normal(0, n_in**-0.5, (n_out, n_in)).astype(numpy.float32))
+                )
+                setattr(self, f"b{i}", chainer.Parameter(numpy.zeros(n_out, numpy.float32)))
+
+    def forward(self, x):
+        h = x
+        for i in range(len(SIZES) - 1):
+            h = F.linear(h, getattr(self, f"W{i}"), getattr(self, f"b{i}"))
+            if i < len(SIZES) - 2:
+                h = F.relu(h)
+        return h
+
+
+def _loss(y, t):
+    if hasattr(F, "softmax_cross_entropy"):
+        return F.softmax_cross_entropy(y, t)
+    return -F.sum(F.select_item(F.log_softmax(y), t)) / y.shape[0]
+
+
+def chainer_setup():
+    model = MLP()
+    optimizer = optimizers.Adam().setup(model)
+    rng = numpy.random.default_rng(1)
+    x = rng.normal(size=(BATCH, SIZES[0])).astype(numpy.float32)
+    t = rng.integers(0, SIZES[-1], BATCH).astype(numpy.int32)
+
+    def step() -> None:
+        model.cleargrads()
+        loss = _loss(model(x), t)
+        loss.backward()
+        optimizer.update()
+
+    return step
+
+
+def torch_setup(torch):
+    layers = []
+    for i, (n_in, n_out) in enumerate(zip(SIZES[:-1], SIZES[1:])):
+        layers.append(torch.nn.Linear(n_in, n_out))
+        if i < len(SIZES) - 2:
+            layers.append(torch.nn.ReLU())
+    model = torch.nn.Sequential(*layers)
+    optimizer = torch.optim.Adam(model.parameters())
+    x = torch.randn(BATCH, SIZES[0])
+    t = torch.randint(0, SIZES[-1], (BATCH,))
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def step() -> None:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), t)
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
+def run() -> dict[str, float | None]:
+    ours = _timing.best_of(chainer_setup(), repeat=5, number=10) * 1e3
+    torch = _timing.torch_or_none()
+    theirs = None
+    if torch is not None:
+        torch.set_num_threads(_timing.blas_threads())
+        theirs = _timing.best_of(torch_setup(torch), repeat=5, number=10) * 1e3
+    return {"chainer_ms_per_step": ours, "torch_ms_per_step": theirs}
+
+
+if __name__ == "__main__":
+    result = run()
+    print(f"chainer: {result['chainer_ms_per_step']:.2f} ms/step")
+    if result["torch_ms_per_step"] is not None:
+        ratio = result["chainer_ms_per_step"] / result["torch_ms_per_step"]
+        print(f"torch:   {result['torch_ms_per_step']:.2f} ms/step  (ratio {ratio:.2f}x)")

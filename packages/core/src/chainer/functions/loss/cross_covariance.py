@@ -1,0 +1,62 @@
+"""Cross-covariance penalty between two sets of activations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import variable
+from chainer.functions.loss import _common
+from chainer.utils import type_check
+
+_WHERE = "cross_covariance"
+
+
+def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variable.Variable:
+    """Squared cross-covariance between the units of ``y`` and those of ``z``.
+
+    With :math:`C = \\frac1N (y - \\bar y)^\\top (z - \\bar z)` (an ``(M, K)`` matrix, the
+    means taken over the batch) the loss is :math:`\\frac12 \\|C\\|_F^2`.
+
+    Args:
+        y: Activations of shape ``(N, M)``, floating dtype.
+        z: Activations of shape ``(N, K)``, the dtype of ``y``.
+        reduce: ``'half_squared_sum'`` (a scalar) or ``'no'`` (the ``(M, K)`` matrix of
+            :math:`\\frac12 C_{ij}^2`).
+
+    Returns:
+        The loss variable.
+
+    Example:
+        >>> y = np.array([[1.], [-1.]], 'f'); z = np.array([[2.], [-2.]], 'f')
+        >>> F.cross_covariance(y, z).array  # C = [[2]]
+        array(2., dtype=float32)
+    """
+    from chainer.functions.math import average, matmul
+    from chainer.functions.math import sum as sum_module
+
+    _common.check_reduce(reduce, ("half_squared_sum", "no"), _WHERE)
+
+    def check(in_types: Any) -> None:
+        type_check._argname(in_types, ("y", "z"))
+        y_type, z_type = in_types
+        type_check.expect(
+            y_type.dtype.kind == "f",
+            y_type.dtype == z_type.dtype,
+            y_type.ndim == 2,
+            z_type.ndim == 2,
+            y_type.shape[0] == z_type.shape[0],
+        )
+
+    _common.check_arguments(check, (y, z), "CrossCovariance")
+    y = variable.as_variable(y)
+    z = variable.as_variable(z)
+    y_centered = y - average.mean(y, axis=0, keepdims=True)
+    z_centered = z - average.mean(z, axis=0, keepdims=True)
+    covariance = matmul.matmul(y_centered, z_centered, transa=True) * (1.0 / max(y.shape[0], 1))
+    squared = covariance * covariance * 0.5
+    if reduce == "half_squared_sum":
+        return sum_module.sum(squared)
+    return squared
+
+
+__all__ = ["cross_covariance"]

@@ -1,0 +1,279 @@
+"""Softmax cross entropy: hard labels (with ignore_label and class weights) or soft targets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, function_node, utils, variable
+from chainer.functions.loss import _common
+from chainer.utils import type_check
+
+_WHERE = "softmax_cross_entropy"
+
+
+def _expand_class_axis(a: Any) -> Any:
+    """``(N, d1, ...) -> (N, 1, d1, ...)``: per-position values against ``(N, C, d1, ...)``."""
+    return a.reshape(a.shape[:1] + (1,) + a.shape[1:])
+
+
+class SoftmaxCrossEntropy(function_node.FunctionNode):
+    """:math:`-w_{t_i} \\log \\mathrm{softmax}(x_i)_{t_i}` per position, over the class axis 1.
+
+    One node for the whole loss: the log-softmax, the pick of the target class, masking
+    and the reduction happen in ``forward`` on raw arrays. The gradient is a dedicated
+    :class:`SoftmaxCrossEntropyGrad` node, which is itself differentiable.
+    """
+
+    def __init__(self, normalize: bool, cache_score: bool, class_weight: Any, ignore_label: int, reduce: str) -> None:
+        self.normalize = normalize
+        self.cache_score = cache_score
+        self.class_weight = class_weight
+        self.ignore_label = ignore_label
+        self.reduce = reduce
+
+    @property
+    def label(self) -> str:
+        return "SoftmaxCrossEntropy"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x", "t"))
+        x_type, t_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == "f",
+            t_type.dtype.kind == "i",
+            x_type.ndim >= 2,
+            t_type.ndim == x_type.ndim - 1,
+            x_type.shape[0] == t_type.shape[0],
+            x_type.shape[2:] == t_type.shape[1:],
+        )
+        if self.class_weight is not None:
+            n_class = type_check.eval(x_type.shape[1])
+            if self.class_weight.shape[0] != n_class:
+                raise type_check.InvalidType(
+                    "class_weight.shape[0] == x.shape[1]", f"{self.class_weight.shape[0]} != {n_class}"
+                )
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        x, t = inputs
+        xp = backend.get_array_module(x)
+        n_class = x.shape[1]
+        ignore = self.ignore_label
+        low, high = (int(t.min()), int(t.max())) if t.size else (0, 0)
+        if 0 <= low and high < n_class and not 0 <= ignore < n_class:
+            # Every label is a class (the common case): no position is ignored.
+            valid = None
+            t_safe = t
+            count = t.size
+        else:
+            _common.check_labels(t, n_class, _WHERE, ignore_label=ignore)
+            valid = t != ignore
+            t_safe = xp.where(valid, t, 0)
+            count = int(valid.sum())
+
+        dtype = _common.compute_dtype(x.dtype)
+        log_y = _common.log_softmax_array(x.astype(dtype, copy=False), axis=1)
+        # Per-position factor of the loss: 0 where ignored, else the class weight (None: all 1).
+        weight = None if valid is None else valid.astype(dtype)
+        if self.class_weight is not None:
+            class_weight = self.class_weight.astype(dtype, copy=False)[t_safe]
+            weight = class_weight if weight is None else class_weight * weight
+        if x.ndim == 2:
+            picked = log_y[xp.arange(x.shape[0]), t_safe]
+        else:
+            picked = xp.take_along_axis(log_y, _expand_class_axis(t_safe), axis=1).reshape(t.shape)
+        loss = -picked if weight is None else -picked * weight
+
+        self._t_safe = t_safe
+        self._weight = weight
+        self._log_y = log_y if self.cache_score else None
+        if self.reduce == "mean":
+            self._coeff = 1.0 / max(count if self.normalize else x.shape[0], 1)
+            y = loss.sum() * dtype(self._coeff)
+        else:
+            self._coeff = 1.0
+            y = loss
+        return (utils.force_array(y, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        gx = SoftmaxCrossEntropyGrad(self).apply((x, grad_outputs[0]))[0]
+        return (gx, None)
+
+
+class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
+    """``gx = (softmax(x) - onehot(t)) * weight * coeff * gy`` for :class:`SoftmaxCrossEntropy`."""
+
+    def __init__(self, func: SoftmaxCrossEntropy) -> None:
+        self._t_safe = func._t_safe
+        self._weight = func._weight
+        self._coeff = func._coeff
+        self._log_y = func._log_y
+        self._reduce = func.reduce
+
+    def _onehot(self, xp: Any, n_class: int, ndim: int, dtype: Any) -> Any:
+        classes = xp.arange(n_class).reshape((1, n_class) + (1,) * (ndim - 2))
+        return (classes == _expand_class_axis(self._t_safe)).astype(dtype)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        dtype = _common.compute_dtype(x.dtype)
+        log_y = self._log_y
+        if log_y is None:
+            log_y = _common.log_softmax_array(x.astype(dtype, copy=False), axis=1)
+        gx = xp.exp(log_y)
+        if x.ndim == 2:
+            gx[xp.arange(x.shape[0]), self._t_safe] -= 1
+        else:
+            gx -= self._onehot(xp, x.shape[1], x.ndim, dtype)
+        scale = gy.astype(dtype, copy=False) * dtype(self._coeff)
+        if self._weight is not None:
+            scale = scale * self._weight
+        gx *= _expand_class_axis(scale) if scale.ndim else scale
+        return (utils.force_array(gx, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.activation import softmax
+        from chainer.functions.array import broadcast, reshape
+        from chainer.functions.math import sum as sum_module
+
+        x, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        xp = backend.get_array_module(x.array)
+        y = softmax.softmax(x, axis=1)
+        weight = self._weight if self._weight is not None else xp.ones(self._t_safe.shape, x.dtype)
+        weight = (weight * self._coeff).astype(x.dtype)
+        kept = _expand_class_axis(weight).shape
+        result = []
+        for i in indexes:
+            if i == 0:
+                # Hessian of log-softmax applied to ggx: y * ggx - y * sum(y * ggx).
+                y_ggx = y * ggx
+                inner = broadcast.broadcast_to(sum_module.sum(y_ggx, axis=1, keepdims=True), x.shape)
+                scale = broadcast.broadcast_to(gy, weight.shape) * weight if gy.ndim == 0 else gy * weight
+                scale = broadcast.broadcast_to(reshape.reshape(scale, kept), x.shape)
+                result.append(scale * (y_ggx - y * inner))
+            else:
+                onehot = self._onehot(xp, x.shape[1], x.ndim, x.dtype)
+                per_position = sum_module.sum(ggx * (y - onehot), axis=1) * weight
+                result.append(sum_module.sum(per_position) if self._reduce == "mean" else per_position)
+        return tuple(result)
+
+
+def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_target_loss: str) -> variable.Variable:
+    from chainer.functions.activation import log_softmax
+    from chainer.functions.math import exponential
+    from chainer.functions.math import sum as sum_module
+
+    def check(in_types: Any) -> None:
+        type_check._argname(in_types, ("x", "t"))
+        x_type, t_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == "f", x_type.ndim >= 2, t_type.dtype == x_type.dtype, t_type.shape == x_type.shape
+        )
+        if class_weight is not None:
+            n_class = type_check.eval(x_type.shape[1])
+            if class_weight.shape[0] != n_class:
+                raise type_check.InvalidType(
+                    "class_weight.shape[0] == x.shape[1]", f"{class_weight.shape[0]} != {n_class}"
+                )
+
+    _common.check_arguments(check, (x, t), "SoftmaxCrossEntropy (soft target)")
+    x = variable.as_variable(x)
+    t = variable.as_variable(t)
+    log_y = log_softmax.log_softmax(x, axis=1)
+    if soft_target_loss == "kl-divergence":
+        # t log t with the limit 0 at t == 0 (log(t + [t == 0]) is log 1 there).
+        zero = (t.array == 0).astype(t.dtype)
+        elementwise = t * (exponential.log(t + zero) - log_y)
+    else:
+        elementwise = -(t * log_y)
+    if class_weight is not None:
+        shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+        elementwise = elementwise * class_weight.astype(x.dtype).reshape(shape)
+    loss = sum_module.sum(elementwise, axis=1)
+    if reduce == "mean":
+        return sum_module.sum(loss) * (1.0 / max(loss.size, 1))
+    return loss
+
+
+def softmax_cross_entropy(
+    x: Any,
+    t: Any,
+    normalize: bool = True,
+    cache_score: bool = True,
+    class_weight: Any = None,
+    ignore_label: int = -1,
+    reduce: str = "mean",
+    enable_double_backprop: bool = False,
+    soft_target_loss: str = "cross-entropy",
+) -> variable.Variable:
+    """Cross entropy loss of pre-softmax activations.
+
+    With integer labels ``t`` the loss of a position is
+    :math:`-w_{t} \\log \\mathrm{softmax}(x)_{t}`, the softmax taken over axis 1 (the class
+    axis; ``x`` may have spatial axes after it, ``t`` then has them too). Positions whose
+    label equals ``ignore_label`` contribute nothing and get zero gradient.
+
+    With floating targets ``t`` of the shape of ``x`` (soft targets, e.g. for
+    distillation) the loss of a position is :math:`-\\sum_c t_c \\log \\mathrm{softmax}(x)_c`
+    (``'cross-entropy'``) or :math:`\\sum_c t_c (\\log t_c - \\log \\mathrm{softmax}(x)_c)`
+    (``'kl-divergence'``, with :math:`0 \\log 0 = 0`); ``t`` is differentiable too.
+
+    Labels are checked on every call (one min/max reduction): a label outside
+    ``[0, C)`` that is not ``ignore_label`` raises ValueError.
+
+    Args:
+        x: Unnormalised log-probabilities, shape ``(N, C)`` or ``(N, C, d1, ..., dk)``.
+        t: Integer labels of shape ``(N,)`` or ``(N, d1, ..., dk)``, or soft targets of
+            the shape and dtype of ``x``.
+        normalize: With ``reduce='mean'`` and labels: divide the summed loss by the number
+            of non-ignored positions (``True``) or by the batch size ``N`` (``False``).
+        cache_score: Keep the softmax from the forward pass for the backward pass
+            (``False`` recomputes it, saving memory between the passes).
+        class_weight: Optional 1-D array of ``C`` floats multiplying each class's loss.
+            It is a constant (not a Variable); the mean still divides by the count of
+            positions, not by the sum of weights.
+        ignore_label: Label value to ignore.
+        reduce: ``'mean'`` (a scalar) or ``'no'`` (the loss of every position, shape of
+            ``t`` for labels, ``(N, d1, ..., dk)`` for soft targets; ignored positions are 0).
+            With soft targets ``'mean'`` averages over all ``N * d1 * ... * dk`` positions.
+        enable_double_backprop: Accepted for compatibility. The gradient is always itself
+            differentiable here, so this flag changes nothing.
+        soft_target_loss: ``'cross-entropy'`` or ``'kl-divergence'`` (soft targets only).
+
+    Returns:
+        The loss variable, of the dtype of ``x``.
+
+    Example:
+        >>> x = np.array([[2., 0., 0.], [0., 3., 0.]], 'f')
+        >>> t = np.array([0, -1], 'i')
+        >>> float(F.softmax_cross_entropy(x, t).array)  # the second row is ignored
+        0.2395...
+    """
+    _common.check_reduce(reduce, ("mean", "no"), _WHERE)
+    if soft_target_loss not in ("cross-entropy", "kl-divergence"):
+        raise ValueError(
+            f"chainer.functions.{_WHERE}: soft_target_loss must be 'cross-entropy' or 'kl-divergence', "
+            f"but {soft_target_loss!r} is given"
+        )
+    if class_weight is not None:
+        if isinstance(class_weight, variable.Variable):
+            raise TypeError(
+                f"chainer.functions.{_WHERE}: class_weight must be an array (numpy or cupy), not a chainer.Variable"
+            )
+        if getattr(class_weight, "ndim", None) != 1 or class_weight.dtype.kind != "f":
+            raise ValueError(
+                f"chainer.functions.{_WHERE}: class_weight must be a 1-dimensional array of floats, got "
+                f"{getattr(class_weight, 'dtype', type(class_weight).__name__)} of shape "
+                f"{getattr(class_weight, 'shape', None)}"
+            )
+    t_array = variable.as_array(t)
+    if getattr(t_array, "dtype", None) is not None and t_array.dtype.kind == "f":
+        return _soft_target_loss(x, t, class_weight, reduce, soft_target_loss)
+    return SoftmaxCrossEntropy(normalize, cache_score, class_weight, ignore_label, reduce).apply((x, t))[0]
+
+
+__all__ = ["softmax_cross_entropy"]

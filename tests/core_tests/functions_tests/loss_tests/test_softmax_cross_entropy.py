@@ -1,0 +1,232 @@
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+DTYPES = [numpy.float16, numpy.float32, numpy.float64]
+
+
+def _log_softmax(x):
+    # Straight from the definition: log(exp(x_c) / sum_k exp(x_k)), inputs are small.
+    e = numpy.exp(x.astype(numpy.float64))
+    return numpy.log(e / e.sum(axis=1, keepdims=True))
+
+
+def _reference(x, t, normalize, class_weight, ignore_label, reduce):
+    log_y = _log_softmax(x)
+    loss = numpy.zeros(t.shape)
+    count = 0
+    for index in numpy.ndindex(*t.shape):
+        label = t[index]
+        if label == ignore_label:
+            continue
+        count += 1
+        w = 1.0 if class_weight is None else float(class_weight[label])
+        loss[index] = -w * log_y[(index[0], label) + index[1:]]
+    if reduce == "no":
+        return loss
+    denominator = max(count, 1) if normalize else x.shape[0]
+    return numpy.asarray(loss.sum() / denominator)
+
+
+def _tolerances(dtype):
+    if dtype == numpy.float16:
+        return {"atol": 5e-3, "rtol": 5e-2}, {"atol": 5e-2, "rtol": 5e-2}
+    return {"atol": 1e-5, "rtol": 1e-4}, {"atol": 1e-3, "rtol": 1e-3}
+
+
+@testing.parameterize(
+    *testing.product_dict(
+        [
+            {"shape": (4, 3), "reduce": "mean", "normalize": True, "weighted": False, "cache_score": True},
+            {"shape": (4, 3), "reduce": "mean", "normalize": False, "weighted": True, "cache_score": True},
+            {"shape": (4, 3), "reduce": "no", "normalize": True, "weighted": True, "cache_score": False},
+            {"shape": (2, 3, 2, 2), "reduce": "mean", "normalize": True, "weighted": True, "cache_score": False},
+            {"shape": (2, 3, 2), "reduce": "no", "normalize": False, "weighted": False, "cache_score": True},
+        ],
+        [
+            {"ignore_label": -1, "with_ignored": True},
+            {"ignore_label": 2, "with_ignored": True},
+            {"ignore_label": -1, "with_ignored": False},
+        ],
+        [{"dtype": d} for d in DTYPES],
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+        n_class = self.shape[1]
+        self.class_weight = numpy.random.uniform(0.5, 2, n_class).astype(self.dtype) if self.weighted else None
+        t_shape = self.shape[:1] + self.shape[2:]
+        t = numpy.random.randint(0, n_class, t_shape)
+        flat = t.reshape(-1)
+        if self.with_ignored:
+            # Make sure both ignored and kept positions occur.
+            flat[0] = self.ignore_label
+            flat[-1] = 0 if self.ignore_label != 0 else 1
+        self.t = t.astype(numpy.int32)
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-2, 2, self.shape).astype(self.dtype), self.t
+
+    def forward(self, inputs, device):
+        x, t = inputs
+        class_weight = None if self.class_weight is None else device.send(self.class_weight)
+        return (
+            F.softmax_cross_entropy(
+                x,
+                t,
+                normalize=self.normalize,
+                cache_score=self.cache_score,
+                class_weight=class_weight,
+                ignore_label=self.ignore_label,
+                reduce=self.reduce,
+            ),
+        )
+
+    def forward_expected(self, inputs):
+        x, t = inputs
+        expected = _reference(x, t, self.normalize, self.class_weight, self.ignore_label, self.reduce)
+        return (expected.astype(self.dtype),)
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "shape": [(3, 4), (2, 3, 2)],
+            "soft_target_loss": ["cross-entropy", "kl-divergence"],
+            "reduce": ["mean", "no"],
+            "dtype": DTYPES,
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-2, 2, self.shape).astype(self.dtype)
+        t = numpy.random.uniform(0.1, 1, self.shape)
+        t /= t.sum(axis=1, keepdims=True)
+        return x, t.astype(self.dtype)
+
+    def forward(self, inputs, device):
+        x, t = inputs
+        return (F.softmax_cross_entropy(x, t, reduce=self.reduce, soft_target_loss=self.soft_target_loss),)
+
+    def forward_expected(self, inputs):
+        x, t = inputs
+        t64 = t.astype(numpy.float64)
+        log_y = _log_softmax(x)
+        if self.soft_target_loss == "cross-entropy":
+            loss = -(t64 * log_y).sum(axis=1)
+        else:
+            loss = (t64 * (numpy.log(t64) - log_y)).sum(axis=1)
+        if self.reduce == "mean":
+            loss = numpy.asarray(loss.mean())
+        return (loss.astype(self.dtype),)
+
+
+def test_soft_target_kl_divergence_treats_zero_probabilities_as_zero():
+    x = numpy.array([[1.0, 2.0, 3.0]], numpy.float64)
+    t = numpy.array([[0.0, 1.0, 0.0]], numpy.float64)
+    kl = F.softmax_cross_entropy(x, t, soft_target_loss="kl-divergence").array
+    ce = F.softmax_cross_entropy(x, numpy.array([1], numpy.int32)).array
+    # With a one-hot target the KL divergence equals the cross entropy (entropy of t is 0).
+    numpy.testing.assert_allclose(kl, ce, rtol=1e-12)
+
+
+def test_soft_target_with_class_weight_weights_each_class_term():
+    x = numpy.random.uniform(-1, 1, (3, 4))
+    t = numpy.random.uniform(0.1, 1, (3, 4))
+    w = numpy.array([1.0, 2.0, 0.5, 3.0])
+    loss = F.softmax_cross_entropy(x, t, class_weight=w, reduce="no").array
+    numpy.testing.assert_allclose(loss, -(w * t * _log_softmax(x)).sum(axis=1), rtol=1e-12)
+
+
+def test_ignored_positions_get_zero_gradient_and_are_not_counted():
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (3, 4)))
+    t = numpy.array([1, -1, 3], numpy.int32)
+    loss = F.softmax_cross_entropy(x, t)
+    loss.backward()
+    numpy.testing.assert_array_equal(x.grad[1], numpy.zeros(4))
+    log_y = _log_softmax(x.array)
+    numpy.testing.assert_allclose(loss.array, -(log_y[0, 1] + log_y[2, 3]) / 2, rtol=1e-12)
+    # The gradient of a kept row is (softmax - onehot) / count.
+    expected = numpy.exp(log_y[0]) - numpy.eye(4)[1]
+    numpy.testing.assert_allclose(x.grad[0], expected / 2, rtol=1e-12)
+
+
+def test_all_ignored_gives_zero_loss_and_gradient():
+    x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
+    loss = F.softmax_cross_entropy(x, numpy.array([-1, -1], numpy.int32))
+    loss.backward()
+    assert float(loss.array) == 0.0
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_large_logits_do_not_overflow(dtype):
+    big = 60000 if dtype == numpy.float16 else 1e30
+    x = chainer.Variable(numpy.array([[big, 0.0], [0.0, big]], dtype))
+    loss = F.softmax_cross_entropy(x, numpy.array([0, 0], numpy.int32), reduce="no")
+    loss.grad = numpy.ones(2, dtype)
+    loss.backward()
+    numpy.testing.assert_allclose(loss.array.astype(numpy.float64), [0.0, big], rtol=1e-3)
+    assert numpy.isfinite(x.grad).all()
+
+
+def test_double_backprop_flag_is_accepted_and_gives_the_same_loss():
+    x = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float32)
+    t = numpy.array([0, 1, 2], numpy.int32)
+    a = F.softmax_cross_entropy(x, t, enable_double_backprop=True).array
+    numpy.testing.assert_allclose(a, _reference(x, t, True, None, -1, "mean"), rtol=1e-5)
+
+
+def test_rejects_label_shape_mismatch():
+    with pytest.raises(type_check.InvalidType, match=r"SoftmaxCrossEntropy[\s\S]*x.shape\[0\] == t.shape\[0\]"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros(3, numpy.int32))
+    with pytest.raises(type_check.InvalidType, match=r"SoftmaxCrossEntropy[\s\S]*t.ndim == x.ndim - 1"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.int32))
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[2:\] == t.shape\[1:\]"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3, 4), numpy.float32), numpy.zeros((2, 5), numpy.int32))
+
+
+def test_rejects_wrong_dtypes():
+    with pytest.raises(type_check.InvalidType, match=r"SoftmaxCrossEntropy[\s\S]*x.dtype.kind == f"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.int32), numpy.zeros(2, numpy.int32))
+    with pytest.raises(type_check.InvalidType, match=r"t.dtype.kind == i"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros(2, numpy.uint8))
+    with pytest.raises(type_check.InvalidType, match=r"soft target[\s\S]*t.dtype == x.dtype"):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float64))
+
+
+@pytest.mark.parametrize("label", [3, -2, 100])
+def test_rejects_out_of_range_labels(label):
+    with pytest.raises(
+        ValueError, match=rf"softmax_cross_entropy: every label of t must be in \[0, 3\).*found {label}"
+    ):
+        F.softmax_cross_entropy(numpy.zeros((2, 3), numpy.float32), numpy.array([0, label], numpy.int32))
+
+
+def test_rejects_bad_options():
+    x = numpy.zeros((2, 3), numpy.float32)
+    t = numpy.zeros(2, numpy.int32)
+    with pytest.raises(ValueError, match=r"softmax_cross_entropy: only 'mean' and 'no' are valid for reduce"):
+        F.softmax_cross_entropy(x, t, reduce="sum")
+    with pytest.raises(ValueError, match=r"softmax_cross_entropy: soft_target_loss must be"):
+        F.softmax_cross_entropy(x, t, soft_target_loss="l2")
+    with pytest.raises(TypeError, match=r"softmax_cross_entropy: class_weight must be an array"):
+        F.softmax_cross_entropy(x, t, class_weight=chainer.Variable(numpy.ones(3, numpy.float32)))
+    with pytest.raises(ValueError, match=r"softmax_cross_entropy: class_weight must be a 1-dimensional"):
+        F.softmax_cross_entropy(x, t, class_weight=numpy.ones((1, 3), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match=r"class_weight.shape\[0\] == x.shape\[1\]"):
+        F.softmax_cross_entropy(x, t, class_weight=numpy.ones(4, numpy.float32))
