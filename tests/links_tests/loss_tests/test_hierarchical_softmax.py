@@ -78,7 +78,7 @@ def test_huffman_tree():
     with pytest.raises(ValueError, match="the vocabulary is empty"):
         L.BinaryHierarchicalSoftmax.create_huffman_tree({})
     # A Huffman tree of int ids is usable directly.
-    ids = L.BinaryHierarchicalSoftmax.create_huffman_tree({i: c for i, c in enumerate([10, 1, 1, 3, 5])})
+    ids = L.BinaryHierarchicalSoftmax.create_huffman_tree(dict(enumerate([10, 1, 1, 3, 5])))
     assert L.BinaryHierarchicalSoftmax(2, ids).W.shape == (4, 2)
 
 
