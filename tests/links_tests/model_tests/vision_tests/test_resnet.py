@@ -1,6 +1,7 @@
 """ResNet50/101/152Layers: layer names, structure, parameter counts, forward shapes,
 extract/predict, pre-trained weights from npz files and the speed of a 224x224 forward."""
 
+import collections
 import os
 import time
 
@@ -9,9 +10,10 @@ import pytest
 from PIL import Image
 
 import chainer
+import chainer.functions as F
 import chainer.links as L
 from chainer import gradient_check, serializers
-from chainer.links.model.vision import resnet
+from chainer.links.model.vision import _common, resnet
 
 LAYERS = ["conv1", "pool1", "res2", "res3", "res4", "res5", "pool5", "fc6", "prob"]
 
@@ -106,24 +108,46 @@ def test_extract_and_predict(resnet50):
         numpy.testing.assert_allclose(
             feats["pool5"].array, resnet50(x, layers=["pool5"])["pool5"].array, rtol=1e-5, atol=1e-6
         )
-    probs = resnet50.predict(images, oversample=False)
-    assert probs.shape == (2, 1000) and probs.creator is None
+    probs = resnet50.predict(images[:1], oversample=False)
+    assert probs.shape == (1, 1000) and probs.creator is None
     numpy.testing.assert_allclose(probs.array.sum(axis=1), 1, rtol=1e-5)
-    centre = numpy.stack([resnet.prepare(img, size=(256, 256)) for img in images])[:, :, 16:240, 16:240]
+    centre = resnet.prepare(images[0], size=(256, 256))[None, :, 16:240, 16:240]
     with chainer.using_config("train", False):
         numpy.testing.assert_allclose(probs.array, resnet50(centre)["prob"].array, rtol=1e-4, atol=1e-7)
 
 
-@pytest.mark.slow
-def test_predict_oversampled_is_the_mean_over_ten_crops(resnet50):
+class _TinyModel(_common.PretrainedImageModel):
+    """A cheap stand-in with the model zoo's extract/predict, to check predict's cropping alone."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.fc = L.Linear(3, 5)
+
+    @property
+    def functions(self):
+        return collections.OrderedDict(
+            [
+                ("pool", [lambda x: F.mean(x[:, :, :7, :9] * x[:, :, -5:, -3:].mean(), axis=(2, 3))]),
+                ("fc", [self.fc]),
+                ("prob", [F.softmax]),
+            ]
+        )
+
+
+def test_predict_oversampled_is_the_mean_over_ten_crops():
+    model = _TinyModel()
+    model._mean_bgr = resnet._MEAN_BGR
     image = numpy.random.randint(0, 256, (30, 30, 3)).astype(numpy.uint8)
-    probs = resnet50.predict([image])
-    big = resnet.prepare(image, size=(256, 256))
-    crops = [big[:, y : y + 224, x : x + 224] for y, x in [(0, 0), (0, 32), (32, 0), (32, 32), (16, 16)]]
-    crops += [c[:, :, ::-1] for c in crops]
-    with chainer.using_config("train", False):
-        expected = resnet50(numpy.stack(crops))["prob"].array.mean(axis=0)
-    numpy.testing.assert_allclose(probs.array[0], expected, rtol=1e-4, atol=1e-7)
+    probs = model.predict([image, image[::-1]])
+    assert probs.shape == (2, 5)
+    for i, img in enumerate([image, image[::-1]]):
+        big = resnet.prepare(img, size=(256, 256))
+        crops = [big[:, y : y + 224, x : x + 224] for y, x in [(0, 0), (0, 32), (32, 0), (32, 32), (16, 16)]]
+        crops += [c[:, :, ::-1] for c in crops]
+        with chainer.using_config("train", False):
+            expected = model(numpy.stack(crops))["prob"].array.mean(axis=0)
+        numpy.testing.assert_allclose(probs.array[i], expected, rtol=1e-5, atol=1e-7)
 
 
 def test_pretrained_weights_from_npz(resnet50, tmp_path):
