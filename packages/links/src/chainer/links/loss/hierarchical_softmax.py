@@ -12,16 +12,17 @@ import numpy
 import chainer
 from chainer import backend, initializers, link, variable
 from chainer.functions.activation import softplus
-from chainer.functions.array import get_item
+from chainer.functions.array import broadcast, get_item, reshape
 from chainer.functions.math import sum as sum_function
 
 
 class _TreeTables:
-    """The root-to-leaf paths of a binary tree, flattened for vectorised gathers.
+    """The root-to-leaf paths of a binary tree as padded tables, for vectorised gathers.
 
     Internal nodes are numbered in pre-order (root 0); a step to the left child has code
-    ``+1`` and to the right child ``-1``. The path of leaf ``w`` is
-    ``paths[begins[w]:begins[w + 1]]`` with codes ``codes[...]`` over the same range.
+    ``+1`` and to the right child ``-1``. Row ``w`` of ``paths``/``codes`` holds the path of
+    leaf ``w`` padded to the depth of the tree with node 0 and code 0 (a code of 0 marks
+    padding, and ids that are no leaf have an all-padding row).
     """
 
     def __init__(self, tree: Any, dtype: Any) -> None:
@@ -34,7 +35,8 @@ class _TreeTables:
             if isinstance(node, tuple):
                 if len(node) != 2:
                     raise ValueError(
-                        f"BinaryHierarchicalSoftmax: every internal node of the tree must be a pair, got a tuple of {len(node)}"
+                        "BinaryHierarchicalSoftmax: every internal node of the tree must be a pair, "
+                        f"got a tuple of {len(node)}"
                     )
                 node_id = self.n_nodes
                 self.n_nodes += 1
@@ -51,15 +53,12 @@ class _TreeTables:
                     f"word ids, got a node {node!r}"
                 )
         self.n_vocab = max(leaf_paths) + 1
-        lengths = numpy.zeros(self.n_vocab, numpy.int32)
-        for leaf, (path, _) in leaf_paths.items():
-            lengths[leaf] = len(path)
-        self.begins = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(numpy.int32)
-        self.paths = numpy.zeros(int(self.begins[-1]), numpy.int32)
-        self.codes = numpy.zeros(int(self.begins[-1]), dtype)
+        depth = max(len(path) for path, _ in leaf_paths.values())
+        self.paths = numpy.zeros((self.n_vocab, depth), numpy.int32)
+        self.codes = numpy.zeros((self.n_vocab, depth), dtype)
         for leaf, (path, code) in leaf_paths.items():
-            self.paths[self.begins[leaf] : self.begins[leaf + 1]] = path
-            self.codes[self.begins[leaf] : self.begins[leaf + 1]] = code
+            self.paths[leaf, : len(path)] = path
+            self.codes[leaf, : len(code)] = code
 
 
 class BinaryHierarchicalSoftmax(link.Link):
@@ -102,7 +101,6 @@ class BinaryHierarchicalSoftmax(link.Link):
         self.n_vocab = tables.n_vocab
         self.paths = tables.paths
         self.codes = tables.codes
-        self.begins = tables.begins
         with self.init_scope():
             self.W = variable.Parameter(initializers.Uniform(1, dtype), (tables.n_nodes, in_size))
 
@@ -110,7 +108,6 @@ class BinaryHierarchicalSoftmax(link.Link):
         super().device_resident_accept(visitor)
         self.paths = visitor.visit_array(self.paths)
         self.codes = visitor.visit_array(self.codes)
-        self.begins = visitor.visit_array(self.begins)
 
     @staticmethod
     def create_huffman_tree(word_counts: Mapping[Any, Any]) -> Any:
@@ -154,24 +151,21 @@ class BinaryHierarchicalSoftmax(link.Link):
                 f"BinaryHierarchicalSoftmax: t must be an int array of shape ({x_array.shape[0]},), "
                 f"got shape {t_array.shape} and dtype {t_array.dtype}"
             )
-        xp = backend.get_array_module(t_array)
         if t_array.size and (int(t_array.min()) < 0 or int(t_array.max()) >= self.n_vocab):
             raise ValueError(
                 f"BinaryHierarchicalSoftmax: t must hold word ids in [0, {self.n_vocab}), "
                 f"got values in [{int(t_array.min())}, {int(t_array.max())}]"
             )
-        starts = self.begins[t_array]
-        lengths = self.begins[t_array + 1] - starts
-        total = int(lengths.sum())
-        # Flatten every example's path: entry k belongs to example rows[k] and reads
-        # position starts[rows[k]] + (k - first entry of that example) of the tables.
-        rows = xp.repeat(xp.arange(len(t_array)), lengths)
-        firsts = xp.cumsum(lengths) - lengths
-        flat = xp.repeat(starts - firsts, lengths) + xp.arange(total)
-        nodes = self.paths[flat]
-        codes = self.codes[flat].astype(x_array.dtype, copy=False)
-        wx = sum_function.sum(get_item.get_item(self.W, nodes) * get_item.get_item(x, rows), axis=1)
-        return sum_function.sum(softplus.softplus(wx * -codes))
+        if self.paths.shape[1] == 0:
+            # A one-word vocabulary: every probability is 1.
+            xp = backend.get_array_module(x_array)
+            return variable.Variable(xp.zeros((), x_array.dtype))
+        nodes = self.paths[t_array]  # (B, depth), padded with node 0
+        codes = self.codes[t_array].astype(x_array.dtype, copy=False)  # 0 where padded
+        w = get_item.get_item(self.W, nodes)  # (B, depth, in_size)
+        wx = sum_function.sum(w * broadcast.broadcast_to(reshape.reshape(x, (len(t_array), 1, -1)), w.shape), axis=2)
+        # -log sigma(code * wx) on the path, 0 on the padding.
+        return sum_function.sum(softplus.softplus(wx * -codes) * (codes != 0).astype(x_array.dtype))
 
 
 __all__ = ["BinaryHierarchicalSoftmax"]
