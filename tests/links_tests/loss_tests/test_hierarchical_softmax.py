@@ -98,6 +98,7 @@ def test_npz_device_copy(link_checks, tmp_path):
     # ndarray subclass, so only the move itself (tables included) is checked there.
     link_checks.device_round_trip(link, None)
     import chainer_plugin_fakedev as fakedev
+
     from chainer import plugins
 
     plugins.register(fakedev, name="hsm-tables")
