@@ -9,13 +9,19 @@ import numpy
 from chainer import backend, variable
 
 
-def check_size(value: Any, name: str, where: str, allow_none: bool = False) -> int | None:
-    """``value`` as a positive int (or ``None`` where allowed), else a ``ValueError`` naming it."""
-    if value is None and allow_none:
+def check_size(value: Any, name: str, where: str) -> int:
+    """``value`` as a positive int, else a ``ValueError`` naming it."""
+    if not isinstance(value, (int, numpy.integer)) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{where}: {name} must be a positive int, got {value!r}")
+    return int(value)
+
+
+def check_optional_size(value: Any, name: str, where: str) -> int | None:
+    """``value`` as a positive int or ``None``, else a ``ValueError`` naming it."""
+    if value is None:
         return None
     if not isinstance(value, (int, numpy.integer)) or isinstance(value, bool) or value < 1:
-        expected = "a positive int or None" if allow_none else "a positive int"
-        raise ValueError(f"{where}: {name} must be {expected}, got {value!r}")
+        raise ValueError(f"{where}: {name} must be a positive int or None, got {value!r}")
     return int(value)
 
 

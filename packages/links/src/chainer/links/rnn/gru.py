@@ -93,6 +93,8 @@ class StatefulGRU(GRUBase):
         ((2, 4), True)
     """
 
+    h: variable.Variable | None
+
     def __init__(
         self, in_size: int, out_size: int, init: Any = None, inner_init: Any = None, bias_init: Any = 0
     ) -> None:

@@ -33,10 +33,10 @@ class LSTMBase(link.Chain):
         if out_size is None:
             # LSTM(n) means out_size n with the input size inferred at the first call.
             in_size, out_size = None, in_size
-        out_size = _state.check_size(out_size, "out_size", where)
-        in_size = _state.check_size(in_size, "in_size", where, allow_none=True)
+        state_size = _state.check_size(out_size, "out_size", where)
+        in_size = _state.check_optional_size(in_size, "in_size", where)
         super().__init__()
-        self.state_size = out_size
+        self.state_size = state_size
         self.lateral_init = lateral_init
         self.upward_init = upward_init
         self.bias_init = 0 if bias_init is None else bias_init
@@ -46,14 +46,16 @@ class LSTMBase(link.Chain):
         bias_init = _state.check_initializer(self.bias_init, "bias_init", where)
         forget_bias_init = _state.check_initializer(self.forget_bias_init, "forget_bias_init", where)
         with self.init_scope():
-            self.upward = linear.Linear(in_size, 4 * out_size, initialW=0)
-            self.lateral = linear.Linear(out_size, 4 * out_size, initialW=0, nobias=True)
+            self.upward = linear.Linear(in_size, 4 * state_size, initialW=0)
+            self.lateral = linear.Linear(state_size, 4 * state_size, initialW=0, nobias=True)
         # The parameters keep these initializers, so copy('init') and a lazy first call
         # draw the LSTM initialisation again rather than a plain Linear one.
+        bias = self.upward.b
+        assert bias is not None
         self.upward.W.initializer = _GateBlocks((upward_init,) * 4)
         self.lateral.W.initializer = _GateBlocks((lateral_init,) * 4)
-        self.upward.b.initializer = _InterleavedGates((bias_init, bias_init, forget_bias_init, bias_init))
-        for param in (self.upward.W, self.lateral.W, self.upward.b):
+        bias.initializer = _InterleavedGates((bias_init, bias_init, forget_bias_init, bias_init))
+        for param in (self.upward.W, self.lateral.W, bias):
             if param.array is not None:
                 param.initialize(param.shape)
 
@@ -193,6 +195,9 @@ class LSTM(LSTMBase):
         >>> y.shape, rnn.c.shape
         ((10, 50), (10, 50))
     """
+
+    c: variable.Variable | None
+    h: variable.Variable | None
 
     def __init__(
         self,

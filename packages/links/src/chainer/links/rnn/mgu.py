@@ -83,6 +83,8 @@ class StatefulMGU(MGUBase):
         (2, 4)
     """
 
+    h: variable.Variable | None
+
     def __init__(self, in_size: int, out_size: int) -> None:
         super().__init__(in_size, out_size)
         self.reset_state()

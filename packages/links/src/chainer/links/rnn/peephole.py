@@ -41,6 +41,9 @@ class StatefulPeepholeLSTM(link.Chain):
         (2, 4)
     """
 
+    c: variable.Variable | None
+    h: variable.Variable | None
+
     def __init__(self, in_size: int, out_size: int) -> None:
         where = type(self).__name__
         in_size = _state.check_size(in_size, "in_size", where)
@@ -86,10 +89,11 @@ class StatefulPeepholeLSTM(link.Chain):
         a = tanh.tanh(a)
         i = sigmoid.sigmoid(i + self.peep_i(c_prev))
         f = sigmoid.sigmoid(f + self.peep_f(c_prev))
-        self.c = a * i + f * c_prev
-        o = sigmoid.sigmoid(o + self.peep_o(self.c))
-        self.h = o * tanh.tanh(self.c)
-        return self.h
+        c = a * i + f * c_prev
+        o = sigmoid.sigmoid(o + self.peep_o(c))
+        h = o * tanh.tanh(c)
+        self.c, self.h = c, h
+        return h
 
 
 __all__ = ["StatefulPeepholeLSTM"]

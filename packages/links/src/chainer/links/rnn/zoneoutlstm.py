@@ -14,7 +14,7 @@ from chainer.utils import argument
 
 
 def _check_zoneout_ratio(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= float(value) <= 1:
         raise ValueError(f"StatefulZoneoutLSTM: {name} must be a real number in [0, 1], got {value!r}")
     return float(value)
 
@@ -46,6 +46,9 @@ class StatefulZoneoutLSTM(link.Chain):
         >>> lstm(np.ones((2, 3), 'f')).shape
         (2, 4)
     """
+
+    c: variable.Variable | None
+    h: variable.Variable | None
 
     def __init__(self, in_size: int, out_size: int, c_ratio: float = 0.5, h_ratio: float = 0.5, **kwargs: Any) -> None:
         argument.check_unexpected_kwargs(
