@@ -99,6 +99,7 @@ def test_bottleneck_gradient():
         gradient_check.check_backward(block, x, gy, params=tuple(block.params()), atol=1e-5, rtol=1e-4)
 
 
+@pytest.mark.slow
 def test_extract_and_predict(resnet50):
     images = [Image.fromarray(numpy.random.randint(0, 256, (40, 50, 3)).astype(numpy.uint8)) for _ in range(2)]
     with chainer.using_config("train", False):
