@@ -175,3 +175,43 @@ def test_plugin_that_raises_at_import_only_warns(tmp_path):
     assert "plugin 'broken' (broken_plugin_mod from broken-plugin 1.0) failed to load and was skipped" in message
     assert "ImportError: this plugin is broken" in message
     assert device == "@numpy"
+
+
+def test_get_array_module_of_a_backend_whose_xp_is_a_property():
+    """CuPy's device exposes xp as a property; the module must come from a device."""
+    import types
+
+    fake_xp = types.ModuleType("fake_xp")
+
+    class PropArray(np.ndarray):
+        pass
+
+    class PropDevice(backend.Device):
+        supported_array_types = (PropArray,)
+
+        @property
+        def xp(self):
+            return fake_xp
+
+        @property
+        def name(self):
+            return "@propdev"
+
+        @staticmethod
+        def from_array(array):
+            return PropDevice() if isinstance(array, PropArray) else None
+
+        def send_array(self, array):
+            return np.asarray(array).view(PropArray)
+
+    class Plugin:
+        @chainer.hookimpl
+        def chainer_register_backends(self, register):
+            register("propdev", PropDevice, array_types=(PropArray,))
+
+    plugin = Plugin()
+    plugins.register(plugin, name="propdev")
+    try:
+        assert backend.get_array_module(np.ones(2).view(PropArray)) is fake_xp
+    finally:
+        plugins.unregister(plugin)

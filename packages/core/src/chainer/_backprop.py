@@ -9,7 +9,6 @@ its creator needs it. Gradients flowing into the same node are summed.
 from __future__ import annotations
 
 import heapq
-import itertools
 import traceback
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,9 @@ from chainer import backend, configuration, function_hook, variable
 
 if TYPE_CHECKING:
     from chainer import function_node
+
+
+_FIRST_ONLY: tuple[int, ...] = (0,)
 
 
 def check_finite(arrays: Iterable[Any], label: str, direction: str) -> None:
@@ -103,7 +105,7 @@ def traverse(
     finished: dict[Any, Any] = {}
     heap: list[tuple[int, int, Any]] = []
     pushed: set[int] = set()
-    order = itertools.count()
+    order = 0
     debug = configuration.config.debug
     hooks = function_hook._state.function_hooks
     heappush, heappop = heapq.heappush, heapq.heappop
@@ -117,7 +119,8 @@ def traverse(
         func = node.creator_node
         if func is not None and id(func) not in pushed:
             pushed.add(id(func))
-            heappush(heap, (-func.rank, next(order), func))
+            order += 1
+            heappush(heap, (-func.rank, order, func))
 
     with configuration.using_config("enable_backprop", enable_double_backprop):
         while heap:
@@ -125,29 +128,49 @@ def traverse(
             inputs = func.inputs
             if inputs is None:  # unchained after it was queued
                 continue
-            gys: list[Any] = []
-            any_grad = False
-            for ref in func.outputs:
-                y = ref()
-                if y is None:
-                    gys.append(None)
-                    continue
-                gy = grads.pop(y, None)
-                gys.append(gy)
-                if gy is not None:
-                    any_grad = True
-                    if retain_grad:
-                        y_var = y._variable()
-                        if y_var is not None:
-                            y_var._grad_var = gy
+            outputs = func.outputs
+            if len(outputs) == 1:
+                # The common single-output case, without the bookkeeping loop below.
+                y = outputs[0]()
+                gy = None if y is None else grads.pop(y, None)
                 if stop_nodes is not None and y in stop_nodes:
                     finished[y] = gy
-            if not any_grad:
-                continue
-            target = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
-            if not target:
-                continue
-            gys_t = tuple(gys)
+                if gy is None:
+                    continue
+                if retain_grad:
+                    y_var = y._variable()
+                    if y_var is not None:
+                        y_var._grad_var = gy
+                gys_t: tuple[Any, ...] = (gy,)
+            else:
+                gys: list[Any] = []
+                any_grad = False
+                for ref in outputs:
+                    y = ref()
+                    if y is None:
+                        gys.append(None)
+                        continue
+                    gy = grads.pop(y, None)
+                    gys.append(gy)
+                    if gy is not None:
+                        any_grad = True
+                        if retain_grad:
+                            y_var = y._variable()
+                            if y_var is not None:
+                                y_var._grad_var = gy
+                    if stop_nodes is not None and y in stop_nodes:
+                        finished[y] = gy
+                if not any_grad:
+                    continue
+                gys_t = tuple(gys)
+            if len(inputs) == 1:
+                if not inputs[0].requires_grad:
+                    continue
+                target = _FIRST_ONLY
+            else:
+                target = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+                if not target:
+                    continue
 
             local_hooks = func._local_function_hooks
             if hooks or local_hooks:
@@ -189,7 +212,8 @@ def traverse(
                 creator = x.creator_node
                 if creator is not None and id(creator) not in pushed:
                     pushed.add(id(creator))
-                    heappush(heap, (-creator.rank, next(order), creator))
+                    order += 1
+                    heappush(heap, (-creator.rank, order, creator))
 
     finished.update(grads)
     return finished

@@ -116,11 +116,11 @@ def _device_from_integer(index: int, spec: Any) -> Device:
 def _parse_string(spec: str) -> Device:
     try:
         # '-1', '0', '1', ...: what the ``--device`` option of Chainer's example scripts passes.
-        index = int(spec)
+        number = int(spec)
     except ValueError:
         pass
     else:
-        return _device_from_integer(index, spec)
+        return _device_from_integer(number, spec)
     if spec.startswith("@"):
         name, _, index_text = spec[1:].partition(":")
         index: int | None = None
@@ -248,11 +248,11 @@ def get_array_module(*args: Any) -> ModuleType:
     for arg in args:
         if isinstance(arg, _variable_types):
             arg = arg.array  # type: ignore[attr-defined]
-        if arg is None or isinstance(arg, (numpy.ndarray, numpy.generic)):
+        if arg is None or type(arg) is numpy.ndarray or isinstance(arg, numpy.generic):
             continue
-        entry = _entry_for_array_type(type(arg))
-        if entry is not None:
-            return entry.device_class.xp
+        if _entry_for_array_type(type(arg)) is not None:
+            # A Device's xp may be a property (CuPy's is), so ask a device, not its class.
+            return get_device_from_array(arg).xp
     return numpy
 
 

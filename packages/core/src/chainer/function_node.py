@@ -23,6 +23,7 @@ _ndarray = numpy.ndarray
 _new = object.__new__
 _hook_state = function_hook._state
 _hot_flags = configuration.hot_flags
+_hot = configuration._hot
 _weakref = weakref.ref
 # Marks inputs of more than one array type in apply() (then their devices are compared).
 _MIXED = object()
@@ -35,8 +36,6 @@ def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
     var._node = None
     var._grad_var = None
     var._requires_grad = requires_grad
-    var._name = None
-    var._loss_scale = None
     return var
 
 
@@ -119,7 +118,9 @@ class FunctionNode:
         Returns:
             A tuple of output :class:`~chainer.Variable` s, even for a single output.
         """
-        flags = _hot_flags()
+        flags = _hot
+        if flags.version != configuration._version:
+            flags = _hot_flags()
         # Read now: flags is a shared per-thread snapshot, and a forward that applies other
         # functions under a different configuration (e.g. F.forget) refreshes it.
         enable_backprop = flags.enable_backprop
@@ -179,6 +180,8 @@ class FunctionNode:
                     observe(self, input_vars, outputs)
 
         if not (requires_grad and enable_backprop):
+            if len(outputs) == 1:
+                return (_output_variable(outputs[0], requires_grad),)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
@@ -200,8 +203,6 @@ class FunctionNode:
             var._array = y
             var._grad_var = None
             var._requires_grad = True
-            var._name = None
-            var._loss_scale = None
             node = _new(_VariableNode)
             node._variable = _weakref(var)
             node.creator_node = self

@@ -161,7 +161,12 @@ class Variable:
         array([8.], dtype=float32)
     """
 
-    __slots__ = ("_array", "_node", "_grad_var", "_requires_grad", "_name", "_loss_scale", "__dict__", "__weakref__")
+    __slots__ = ("_array", "_node", "_grad_var", "_requires_grad", "__dict__", "__weakref__")
+
+    # Rarely set, so class-level defaults: new variables (one per function output) do
+    # not pay for storing them.
+    _name: str | None = None
+    _loss_scale: float | None = None
 
     # Make NumPy defer to Variable's reflected operators (ndarray * Variable).
     __array_priority__ = 200
@@ -174,8 +179,8 @@ class Variable:
         self._node: VariableNode | None = None
         self._grad_var: Variable | None = None
         self._requires_grad = bool(requires_grad)
-        self._name = name
-        self._loss_scale = None
+        if name is not None:
+            self._name = name
         if grad is not None:
             self.grad = grad
 
@@ -188,8 +193,8 @@ class Variable:
         var._node = node
         var._grad_var = None
         var._requires_grad = node.requires_grad
-        var._name = node.name
-        var._loss_scale = None
+        if node.name is not None:
+            var._name = node.name
         node._variable = weakref.ref(var)
         return var
 

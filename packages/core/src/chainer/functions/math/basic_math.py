@@ -449,6 +449,8 @@ def add(*xs: Any) -> variable.Variable:
 
 def add_operator(self: Any, rhs: Any) -> variable.Variable:
     """``x + y`` (returns ``NotImplemented`` for unsupported operands, as operators must)."""
+    if type(rhs) is float or type(rhs) is int:  # the common case first
+        return AddConstant(rhs).apply((self,))[0]
     rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
@@ -479,6 +481,8 @@ def rsub(self: Any, lhs: Any) -> variable.Variable:
 
 def mul(self: Any, rhs: Any) -> variable.Variable:
     """Elementwise product, ``x * y``."""
+    if type(rhs) is float or type(rhs) is int:  # the common case first
+        return MulConstant(rhs).apply((self,))[0]
     rhs_c = _classify(rhs, self)
     if rhs_c is NotImplemented:
         return NotImplemented
