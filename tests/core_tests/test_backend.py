@@ -30,9 +30,9 @@ def test_numpy_specifiers():
         ("@cupy:-1", ValueError, "must not be negative"),
         ("@nope", ValueError, r"unknown backend '@nope' .* registered backends: '@numpy', '@cupy', '@intel64'"),
         ("numpy", ValueError, r"invalid device specifier 'numpy'"),
-        (0, TypeError, r"an integer \(0\) is not a device specifier; use '@cupy:0'"),
-        (-1, TypeError, r"use '@numpy'"),
         (1.5, TypeError, r"expected a device specifier such as '@numpy'"),
+        (True, TypeError, r"expected a device specifier such as '@numpy'"),
+        ("1.0", ValueError, r"invalid device specifier '1.0'"),
     ],
 )
 def test_invalid_specifiers(spec, error, pattern):
@@ -40,13 +40,22 @@ def test_invalid_specifiers(spec, error, pattern):
         chainer.get_device(spec)
 
 
-def test_legacy_integer_specifiers_in_compat_path():
-    assert backend._get_device_compat(-1) == chainer.get_device("@numpy")
+@pytest.mark.parametrize("spec", [-1, -2, "-1", np.int64(-1)])
+def test_legacy_integer_specifiers_name_the_cpu(spec):
+    # Chainer's example scripts pass their ``--device`` option (default '-1', or an int
+    # from the deprecated ``--gpu``) straight to chainer.get_device.
+    assert chainer.get_device(spec) == chainer.get_device("@numpy")
+    assert backend._get_device_compat(spec) == chainer.get_device("@numpy")
 
 
 @requires_no_cupy
 def test_gpu_requests_explain_why_cupy_is_unavailable():
-    for request in (lambda: chainer.get_device("@cupy:0"), lambda: backend._get_device_compat(0)):
+    for request in (
+        lambda: chainer.get_device("@cupy:0"),
+        lambda: chainer.get_device(0),
+        lambda: chainer.get_device("1"),
+        lambda: backend._get_device_compat(0),
+    ):
         with pytest.raises(
             RuntimeError,
             match=r"'@cupy' backend is not available: CuPy is not installed; install it with the CUDA extra, pip install 'chainer-core\[cuda\]'",

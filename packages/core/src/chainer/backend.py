@@ -106,7 +106,21 @@ def _backend_or_error(name: str, spec: object) -> BackendEntry:
     return entry
 
 
+def _device_from_integer(index: int, spec: Any) -> Device:
+    # The integers of Chainer's older APIs: negative is the CPU, N >= 0 is GPU N.
+    if index < 0:
+        return _CPU
+    return _backend_or_error("cupy", spec).create(index)
+
+
 def _parse_string(spec: str) -> Device:
+    try:
+        # '-1', '0', '1', ...: what the ``--device`` option of Chainer's example scripts passes.
+        legacy_index = int(spec)
+    except ValueError:
+        pass
+    else:
+        return _device_from_integer(legacy_index, spec)
     if spec.startswith("@"):
         name, _, index_text = spec[1:].partition(":")
         index: int | None = None
@@ -138,7 +152,10 @@ def get_device(device_spec: Any) -> Device:
             - ``'@numpy'``; ``'@cupy:N'`` (GPU ``N``); ``'@intel64'``; ``'@name'`` or
               ``'@name:N'`` of a backend registered by a plugin;
             - the ``numpy`` or ``cupy`` module, or ``(cupy, N)``;
-            - a ``cupy.cuda.Device``.
+            - a ``cupy.cuda.Device``;
+            - an integer or a string of one, as Chainer's older APIs and the ``--device``
+              option of its example scripts take them: a negative one is the CPU
+              (``'@numpy'``), ``N >= 0`` is ``'@cupy:N'``.
 
     ChainerX specifiers (``'native:0'``, ``'cuda:0'``) raise an error: ChainerX is not
     part of this distribution.
@@ -166,12 +183,8 @@ def get_device(device_spec: Any) -> Device:
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(device_spec, cupy.cuda.Device):
         return _backend_or_error("cupy", device_spec).create(device_spec.id)
-    if isinstance(device_spec, int) and not isinstance(device_spec, bool):
-        hint = "'@numpy'" if device_spec < 0 else f"'@cupy:{device_spec}'"
-        raise TypeError(
-            f"chainer.get_device: an integer ({device_spec}) is not a device specifier; use {hint} "
-            f"(integers are accepted only by the older APIs such as to_gpu(0) and device=-1)"
-        )
+    if isinstance(device_spec, (int, numpy.integer)) and not isinstance(device_spec, (bool, numpy.bool_)):
+        return _device_from_integer(int(device_spec), device_spec)
     raise TypeError(
         "chainer.get_device: expected a device specifier such as '@numpy' or '@cupy:0', a Device, "
         f"the numpy/cupy module or a cupy.cuda.Device; got {type(device_spec).__name__}: {device_spec!r}"
@@ -179,12 +192,7 @@ def get_device(device_spec: Any) -> Device:
 
 
 def _get_device_compat(device_spec: Any) -> Device:
-    """Like :func:`get_device`, also accepting the integers of the older APIs
-    (a negative integer is the CPU, ``N >= 0`` is ``'@cupy:N'``)."""
-    if isinstance(device_spec, int) and not isinstance(device_spec, bool):
-        if device_spec < 0:
-            return _CPU
-        return _backend_or_error("cupy", device_spec).create(device_spec)
+    """:func:`get_device` (kept for the callers written when it did not take integers)."""
     return get_device(device_spec)
 
 
