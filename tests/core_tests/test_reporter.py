@@ -252,11 +252,18 @@ def test_summary_serialization_round_trip(tmp_path):
     path = tmp_path / "summary.npz"
     chainer.serializers.save_npz(path, summary)
     with numpy.load(path) as npz:
+        # Chainer 7's keys, plus the exact running state of each summary.
         assert sorted(npz.files) == [
             "_names",
+            "_summaries/0/_exact_s1",
+            "_summaries/0/_exact_s2",
+            "_summaries/0/_exact_shift",
             "_summaries/0/_n",
             "_summaries/0/_x",
             "_summaries/0/_x2",
+            "_summaries/1/_exact_s1",
+            "_summaries/1/_exact_s2",
+            "_summaries/1/_exact_shift",
             "_summaries/1/_n",
             "_summaries/1/_x",
             "_summaries/1/_x2",
@@ -269,6 +276,22 @@ def test_summary_serialization_round_trip(tmp_path):
     assert restored.make_statistics() == pytest.approx(summary.make_statistics())
     restored.add({"loss": 5.0})
     assert restored.compute_mean()["loss"] == pytest.approx(3.0)
+
+
+def test_resumed_summary_continues_bit_for_bit(tmp_path):
+    values = [0.1, 0.7, 0.2, 0.30000000000000004, 1e-3, 0.9]
+    summary = chainer.Summary()
+    for v in values[:3]:
+        summary.add(v)
+    path = tmp_path / "summary.npz"
+    chainer.serializers.save_npz(path, summary)
+    restored = chainer.Summary()
+    chainer.serializers.load_npz(path, restored)
+    for v in values[3:]:
+        summary.add(v)
+        restored.add(v)
+    assert restored.compute_mean() == summary.compute_mean()
+    assert restored.make_statistics() == summary.make_statistics()
 
 
 def test_summary_loads_a_chainer7_layout(tmp_path):

@@ -253,6 +253,12 @@ class Summary:
             serializer_("_x", x)
             serializer_("_x2", x2)
             serializer_("_n", n)
+            if self._shift is not None:
+                # The exact running state too (Chainer 7 ignores these keys), so that a
+                # resumed summary continues bit for bit like the uninterrupted one.
+                serializer_("_exact_shift", self._shift)
+                serializer_("_exact_s1", self._s1)
+                serializer_("_exact_s2", self._s2)
             return
         try:
             # None asks for the saved arrays as they are (their dtypes are kept).
@@ -266,6 +272,13 @@ class Summary:
         self._n = n
         if n == 0:
             self._shift, self._s1, self._s2 = None, 0.0, 0.0
+            return
+        try:
+            exact = [serializer_(key, None) for key in ("_exact_shift", "_exact_s1", "_exact_s2")]
+        except KeyError:  # saved by Chainer 7
+            exact = [None]
+        if all(value is not None for value in exact):
+            self._shift, self._s1, self._s2 = (numpy.asarray(value).reshape(())[()] for value in exact)
             return
         # Re-center on the saved mean.
         k = numpy.float64(x) / n

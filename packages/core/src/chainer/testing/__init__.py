@@ -1,5 +1,5 @@
 """Testing utilities: array assertions, parameterised classes, backend injection and
-the function test harness."""
+the function test harness; ``get_trainer_with_mock_updater`` (needs chainer-training)."""
 
 from chainer.testing import attr, condition
 from chainer.testing.array import assert_allclose
@@ -8,6 +8,7 @@ from chainer.testing.function_link import FunctionTestCase
 from chainer.testing.helper import assert_warns, with_requires
 from chainer.testing.parameterized import parameterize, product, product_dict
 from chainer.testing.random import fix_random
+from chainer.testing.training import get_trainer_with_mock_updater
 
 __all__ = [
     "BackendConfig",
@@ -17,6 +18,7 @@ __all__ = [
     "attr",
     "condition",
     "fix_random",
+    "get_trainer_with_mock_updater",
     "inject_backend_tests",
     "parameterize",
     "product",

@@ -1,0 +1,377 @@
+"""Batch normalization: with the statistics of the batch, or with fixed ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, configuration, function_node, variable
+from chainer.functions.normalization import _layout
+from chainer.utils import argument, type_check
+
+_BN = "chainer.functions.batch_normalization"
+_FIXED_BN = "chainer.functions.fixed_batch_normalization"
+
+
+def _check_types(in_types: Any, names: tuple[str, ...], axis: tuple[int, ...] | None) -> None:
+    type_check._argname(in_types, names)
+    x_type, gamma_type = in_types[0], in_types[1]
+    type_check.expect(x_type.dtype.kind == "f", gamma_type.dtype.kind == "f")
+    for other in in_types[2:]:
+        type_check.expect(other.dtype == gamma_type.dtype, other.shape == gamma_type.shape)
+    _layout.check_param_axes(x_type, gamma_type, axis)
+
+
+def update_running_statistics(
+    running_mean: Any, running_var: Any, mean: Any, var: Any, count: int, decay: float
+) -> None:
+    """``running = decay * running + (1 - decay) * batch`` in place, for each running
+    array given; the batch variance (biased, of ``count`` elements) is made unbiased, as
+    the running variance estimates the population's."""
+    if running_mean is not None:
+        running_mean *= decay
+        running_mean += ((1.0 - decay) * mean).reshape(running_mean.shape)
+    if running_var is not None:
+        running_var *= decay
+        running_var += ((1.0 - decay) * count / max(count - 1.0, 1.0) * var).reshape(running_var.shape)
+
+
+class BatchNormalization(function_node.FunctionNode):
+    """``y = gamma * (x - mean) / sqrt(var + eps) + beta`` with the mean and the biased
+    variance of ``x`` over the reduced axes; optionally updates running statistics.
+
+    ``stats``, if given, is ``(mean, var)`` already computed by the caller on the
+    ``(K,)`` layout (batch renormalization computes them first to derive its
+    corrections), so they are not computed twice.
+    """
+
+    def __init__(
+        self,
+        eps: float = 2e-5,
+        running_mean: Any = None,
+        running_var: Any = None,
+        decay: float = 0.9,
+        axis: tuple[int, ...] | None = None,
+        stats: tuple[Any, Any] | None = None,
+    ) -> None:
+        self.eps = eps
+        self.running_mean = running_mean
+        self.running_var = running_var
+        self.decay = decay
+        self.axis = axis
+        self._stats = stats
+
+    @property
+    def label(self) -> str:
+        return "BatchNormalization"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_types(in_types, ("x", "gamma", "beta"), self.axis)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        xp = backend.get_array_module(x)
+        self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
+        x3 = layout.to3(x)
+        if self._stats is None:
+            mean, out, var = _layout.moments(xp, x3, layout.count, dtype)
+        else:
+            mean, var = self._stats
+            out = x3 - mean[:, None]
+            if out.dtype != dtype:
+                out = out.astype(dtype)
+        inv_std = var + self.eps
+        xp.sqrt(inv_std, out=inv_std)
+        xp.reciprocal(inv_std, out=inv_std)
+        self.mean, self.inv_std = mean, inv_std
+        # In place on the centered copy: y = (x - mean) * (gamma / std) + beta.
+        out *= (gamma.reshape(-1) * inv_std)[:, None]
+        out += beta.reshape(-1)[:, None]
+        if out.dtype != x.dtype:
+            out = out.astype(x.dtype)
+        if not configuration.config.in_recomputing:
+            # F.forget runs forward twice; the statistics are updated once.
+            update_running_statistics(self.running_mean, self.running_var, mean, var, layout.count, self.decay)
+        return (layout.from3(out),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gamma = self.get_retained_inputs()
+        grad = BatchNormalizationGrad(self.eps, self.layout, self.mean, self.inv_std)
+        return grad.apply((x, gamma, grad_outputs[0]))
+
+
+class BatchNormalizationGrad(function_node.FunctionNode):
+    """Gradients ``(gx, ggamma, gbeta)`` of batch normalization from ``(x, gamma, gy)``.
+
+    With ``xhat = (x - mean) * inv_std`` and sums over the reduced axes (``m`` elements):
+    ``gbeta = sum(gy)``, ``ggamma = sum(gy * xhat)`` and
+    ``gx = gamma * inv_std * (gy - (gbeta + xhat * ggamma) / m)``.
+    """
+
+    def __init__(self, eps: float, layout: _layout.Layout, mean: Any, inv_std: Any) -> None:
+        self.eps = eps
+        self.layout = layout
+        self.mean = mean
+        self.inv_std = inv_std
+
+    @property
+    def label(self) -> str:
+        return "BatchNormalizationGrad"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
+        xp = backend.get_array_module(x)
+        layout = self.layout
+        inv_std = self.inv_std
+        dtype = inv_std.dtype
+        m = layout.count
+        centered = layout.to3(x) - self.mean[:, None]
+        gy3 = layout.to3(gy)
+        if gy3.dtype != dtype:
+            gy3 = gy3.astype(dtype)
+        gbeta = gy3.sum(axis=(0, 2))
+        ggamma = xp.einsum("pkq,pkq->k", gy3, centered)
+        ggamma *= inv_std
+        # gx = a * gy + b * (x - mean) + c, with per-entry coefficients:
+        a = gamma.reshape(-1) * inv_std
+        b = a * inv_std * ggamma * (-1.0 / m)
+        c = a * gbeta * (-1.0 / m)
+        centered *= b[:, None]
+        centered += c[:, None]
+        gx = gy3 * a[:, None]
+        gx += centered
+        if gx.dtype != x.dtype:
+            gx = gx.astype(x.dtype)
+        shape = gamma.shape
+        return (
+            layout.from3(gx),
+            ggamma.astype(gamma.dtype, copy=False).reshape(shape),
+            gbeta.astype(gamma.dtype, copy=False).reshape(shape),
+        )
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        # Differentiates the formulas of forward, written with differentiable functions of
+        # (x, gamma, gy); the statistics are recomputed from x so that higher orders are exact.
+        # Notation: reductions per entry over m elements; P(v) = v - mean(v) - xhat * mean(v * xhat)
+        # (the projection of batch normalization's backward), a/b/c the gradients of gx/ggamma/gbeta.
+        from chainer.functions.array import broadcast, cast, reshape
+        from chainer.functions.math import sqrt
+        from chainer.functions.math import sum as sum_module
+
+        x, gamma, gy = self.get_retained_inputs()
+        a, b, c = grad_outputs
+        layout = self.layout
+        axes = layout.axes
+        inv_m = 1.0 / layout.count
+        # Computed in the precision of the statistics (float32 for float16 inputs).
+        x_dtype = x.dtype
+        dtype = self.inv_std.dtype
+        x = cast.cast(x, dtype)
+        gy = cast.cast(gy, dtype)
+        if a is not None:
+            a = cast.cast(a, dtype)
+
+        def mean(v: Any) -> Any:
+            return sum_module.sum(v, axis=axes, keepdims=True) * inv_m
+
+        def per_entry(p: Any) -> Any:
+            return cast.cast(reshape.reshape(p, layout.bshape), dtype)
+
+        xc = x - mean(x)
+        inv = sqrt.rsqrt(mean(xc * xc) + self.eps)
+        xhat = xc * inv
+        gam = per_entry(gamma)
+
+        g_x = g_gamma = g_gy = None
+        g_for_xhat = None  # gradient reaching xhat (inv held fixed)
+        if a is not None:
+            gy_xhat = mean(gy * xhat)
+            a_xhat = mean(a * xhat)
+            a_ghat = a * (gy - mean(gy) - xhat * gy_xhat)  # a * P(gy), P(gy) = gx / (gamma * inv)
+            gam_inv = gam * inv
+            g_gy = gam_inv * (a - mean(a) - xhat * a_xhat)  # P is symmetric
+            g_gamma = sum_module.sum(a_ghat, axis=axes) * reshape.reshape(inv, layout.param_shape)
+            g_for_xhat = -gam_inv * (a * gy_xhat + gy * a_xhat)
+            # Through inv_std with xhat held fixed: d inv / dx = -inv^2 * xhat / m.
+            g_x = -gam_inv * inv * xhat * mean(a_ghat)
+        if b is not None:
+            bb = per_entry(b)
+            g_gy = bb * xhat if g_gy is None else g_gy + bb * xhat
+            g_for_xhat = bb * gy if g_for_xhat is None else g_for_xhat + bb * gy
+        if c is not None:
+            cc = broadcast.broadcast_to(per_entry(c), x.shape)
+            g_gy = cc if g_gy is None else g_gy + cc
+        if g_for_xhat is not None:
+            g = inv * (g_for_xhat - mean(g_for_xhat) - xhat * mean(g_for_xhat * xhat))
+            g_x = g if g_x is None else g_x + g
+        if g_x is not None:
+            g_x = cast.cast(g_x, x_dtype)
+        if g_gamma is not None:
+            g_gamma = cast.cast(g_gamma, gamma.dtype)
+        if g_gy is not None:
+            g_gy = cast.cast(g_gy, x_dtype)
+        return g_x, g_gamma, g_gy
+
+
+class FixedBatchNormalization(function_node.FunctionNode):
+    """``y = gamma * (x - mean) / sqrt(var + eps) + beta`` with given ``mean`` and ``var``."""
+
+    def __init__(self, eps: float = 2e-5, axis: tuple[int, ...] | None = None) -> None:
+        self.eps = eps
+        self.axis = axis
+
+    @property
+    def label(self) -> str:
+        return "FixedBatchNormalization"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_types(in_types, ("x", "gamma", "beta", "mean", "var"), self.axis)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 3, 4))
+        x, gamma, beta, mean, var = inputs
+        xp = backend.get_array_module(x)
+        self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
+        scale = var.astype(dtype) + self.eps
+        xp.sqrt(scale, out=scale)
+        xp.divide(gamma, scale, out=scale)
+        shift = beta - mean * scale
+        # Two passes over x: y = x * scale + shift.
+        y = x * scale.reshape(layout.bshape)
+        y += shift.reshape(layout.bshape)
+        if y.dtype != x.dtype:
+            y = y.astype(x.dtype)
+        return (y,)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        # y is affine in x and beta and smooth in the rest: the gradients are written directly
+        # with differentiable functions (no dedicated node; this is off the training hot path).
+        from chainer.functions.array import cast, reshape
+        from chainer.functions.math import sqrt
+        from chainer.functions.math import sum as sum_module
+
+        x, gamma, mean, var = self.get_retained_inputs()
+        gy = grad_outputs[0]
+        layout = self.layout
+        inv = sqrt.rsqrt(var + self.eps)
+        dtype = x.dtype
+
+        def per_entry(p: Any) -> Any:
+            return cast.cast(reshape.reshape(p, layout.bshape), dtype)
+
+        def reduce(v: Any) -> Any:
+            return cast.cast(sum_module.sum(v, axis=layout.axes), gamma.dtype)
+
+        result: dict[int, Any] = {}
+        if 0 in indexes:
+            result[0] = gy * per_entry(gamma * inv)
+        if 2 in indexes or 3 in indexes:
+            gbeta = reduce(gy)
+            result[2] = gbeta
+            result[3] = -gamma * inv * gbeta
+        if 1 in indexes or 4 in indexes:
+            ggamma = reduce(gy * ((x - per_entry(mean)) * per_entry(inv)))
+            result[1] = ggamma
+            result[4] = gamma * inv * inv * ggamma * -0.5
+        return tuple(result.get(i) for i in indexes)
+
+
+def _check_kwargs_common(eps: Any, axis: Any, where: str) -> tuple[float, tuple[int, ...] | None]:
+    return _layout.check_eps(eps, where), _layout.parse_axis(axis, where)
+
+
+def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> variable.Variable:
+    """Batch normalization with the statistics of the given batch.
+
+    ``batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None,
+    decay=0.9, axis=None)``
+
+    Computes ``y = gamma * (x - mean) / sqrt(var + eps) + beta`` where ``mean`` and
+    ``var`` (the biased variance) are taken over the reduced axes of ``x``; the
+    parameters broadcast along those axes. See Ioffe and Szegedy, *Batch Normalization:
+    Accelerating Deep Network Training by Reducing Internal Covariate Shift* (2015).
+
+    The function always uses the batch statistics; :class:`chainer.links.BatchNormalization`
+    switches to :func:`fixed_batch_normalization` at test time. Double backprop is
+    supported.
+
+    Args:
+        x: Input variable of a floating dtype.
+        gamma: Scaling parameter; its shape is the shape of ``x`` on the kept axes.
+        beta: Shifting parameter, of the shape and dtype of ``gamma``.
+        eps: Added to the variance for stability.
+        running_mean: An array of the shape of ``gamma`` updated IN PLACE to
+            ``decay * running_mean + (1 - decay) * mean``; ``None`` to skip.
+        running_var: An array updated IN PLACE to ``decay * running_var +
+            (1 - decay) * m / (m - 1) * var`` (the unbiased variance; ``m`` is the number
+            of elements each statistic is computed from); ``None`` to skip. Neither is
+            updated while :func:`~chainer.functions.forget` recomputes its forward.
+        decay: Decay rate of the running statistics, in ``[0, 1]``.
+        axis: The axes to reduce (an int or a tuple of ints). By default the first axis
+            and the axes after those of ``gamma``: ``(0, 2, 3)`` for an ``(N, C, H, W)``
+            input and a ``(C,)`` parameter.
+
+    Returns:
+        The normalized variable, of the shape and dtype of ``x``.
+
+    Example:
+        >>> x = np.array([[1., 10.], [3., 20.]], 'f')
+        >>> y = F.batch_normalization(x, np.ones(2, 'f'), np.zeros(2, 'f'))
+        >>> np.round(y.array, 3)
+        array([[-1., -1.],
+               [ 1.,  1.]], dtype=float32)
+    """
+    eps, running_mean, running_var, decay, axis = argument.parse_kwargs(
+        kwargs,
+        ("eps", 2e-5),
+        ("running_mean", None),
+        ("running_var", None),
+        ("decay", 0.9),
+        ("axis", None),
+        train="train argument is not supported anymore. Use chainer.using_config",
+    )
+    eps, axis = _check_kwargs_common(eps, axis, _BN)
+    decay = _layout.check_decay(decay, _BN)
+    if running_mean is not None or running_var is not None:
+        param_shape = tuple(gamma.shape)
+        running_mean = _layout.running_array(running_mean, "running_mean", param_shape, _BN)
+        running_var = _layout.running_array(running_var, "running_var", param_shape, _BN)
+    return BatchNormalization(eps, running_mean, running_var, decay, axis).apply((x, gamma, beta))[0]
+
+
+def fixed_batch_normalization(
+    x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float = 2e-5, axis: Any = None
+) -> variable.Variable:
+    """Batch normalization with fixed statistics (the inference mode).
+
+    Computes ``y = gamma * (x - mean) / sqrt(var + eps) + beta`` with the given ``mean``
+    and ``var``, typically the running statistics accumulated by
+    :func:`batch_normalization`. Differentiable in every argument; double backprop is
+    supported.
+
+    Args:
+        x: Input variable of a floating dtype.
+        gamma: Scaling parameter; its shape is the shape of ``x`` on the kept axes.
+        beta: Shifting parameter, of the shape and dtype of ``gamma``.
+        mean: Mean, of the shape and dtype of ``gamma``.
+        var: Variance, of the shape and dtype of ``gamma``.
+        eps: Added to the variance for stability.
+        axis: The reduced (broadcast) axes, as in :func:`batch_normalization`.
+
+    Returns:
+        The normalized variable, of the shape and dtype of ``x``.
+
+    Example:
+        >>> x = np.array([[2., 4.]], 'f')
+        >>> one, zero = np.ones(2, 'f'), np.zeros(2, 'f')
+        >>> F.fixed_batch_normalization(x, one, zero, np.array([1., 2.], 'f'), 4 * one, eps=0).array
+        array([[0.5, 1. ]], dtype=float32)
+    """
+    eps, axis = _check_kwargs_common(eps, axis, _FIXED_BN)
+    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
+
+
+__all__ = ["batch_normalization", "fixed_batch_normalization"]

@@ -1,0 +1,89 @@
+"""Group normalization: statistics per sample over groups of channels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, configuration, variable
+from chainer.functions.normalization import _layout, batch_normalization
+from chainer.utils import type_check
+
+_GN = "chainer.functions.group_normalization"
+
+
+def _check_types(groups: int) -> Any:
+    def check(in_types: Any) -> None:
+        type_check._argname(in_types, ("x", "gamma", "beta"))
+        x_type, gamma_type, beta_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == "f",
+            x_type.ndim >= 2,
+            gamma_type.dtype == x_type.dtype,
+            beta_type.dtype == x_type.dtype,
+            gamma_type.ndim == 1,
+            beta_type.shape == gamma_type.shape,
+            gamma_type.shape[0] == x_type.shape[1],
+        )
+        type_check.expect(x_type.shape[1] % type_check.make_variable(groups, "groups") == 0)
+
+    return check
+
+
+def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float = 1e-5) -> variable.Variable:
+    """Group normalization.
+
+    The ``C`` channels of ``x`` are split into ``groups`` groups of consecutive channels;
+    each sample is normalized over each group (its channels and spatial axes) to zero
+    mean and unit variance, then scaled and shifted per channel:
+    ``y = gamma * (x - mean) / sqrt(var + eps) + beta``. See Wu and He, *Group
+    Normalization* (2018). Double backprop is supported.
+
+    Args:
+        x: Input variable of a floating dtype, ``(N, C, ...)``.
+        groups: Number of groups; it must divide ``C``.
+        gamma: Scaling parameter, ``(C,)``, of the dtype of ``x``.
+        beta: Shifting parameter, ``(C,)``, of the dtype of ``x``.
+        eps: Added to the variance for stability.
+
+    Returns:
+        The normalized variable, of the shape and dtype of ``x``.
+
+    Example:
+        >>> x = np.array([[1., 3., 10., 30.]], 'f')
+        >>> F.group_normalization(x, 2, np.ones(4, 'f'), np.zeros(4, 'f'), eps=0).array
+        array([[-1.,  1., -1.,  1.]], dtype=float32)
+    """
+    if not isinstance(groups, (int, numpy.integer)) or isinstance(groups, bool) or groups <= 0:
+        raise ValueError(f"{_GN}: groups must be a positive int, got {groups!r}")
+    groups = int(groups)
+    eps = _layout.check_eps(eps, _GN)
+    x = variable.as_variable(x)
+    gamma = variable.as_variable(gamma)
+    beta = variable.as_variable(beta)
+    if configuration.config.type_check:
+        type_check.run_check(_check_types(groups), (x.array, gamma.array, beta.array), "GroupNormalization")
+    return _normalize_then_scale(x, gamma, beta, eps, groups)
+
+
+def _normalize_then_scale(x: Any, gamma: Any, beta: Any, eps: float, groups: int) -> variable.Variable:
+    from chainer.functions.array import reshape
+
+    n, c = x.shape[:2]
+    rows = n * groups
+    per_row = c // groups
+    for s in x.shape[2:]:
+        per_row *= s
+    # Rows are (sample, group) pairs: batch normalization over axis 1 of that matrix, whose
+    # own scale and shift are the identity.
+    xp = backend.get_array_module(x.array)
+    one = xp.ones(rows, x.dtype)
+    zero = xp.zeros(rows, x.dtype)
+    rows_x = reshape.reshape(x, (rows, per_row))
+    xhat = batch_normalization.BatchNormalization(eps, axis=(1,)).apply((rows_x, one, zero))[0]
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    return reshape.reshape(xhat, x.shape) * reshape.reshape(gamma, shape) + reshape.reshape(beta, shape)
+
+
+__all__ = ["group_normalization"]

@@ -1,0 +1,108 @@
+"""``DumpGraph``: writes the computational graph of a reported variable as Graphviz dot."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from chainer import computational_graph, configuration, variable
+from chainer.training import _util
+from chainer.training import extension as extension_module
+
+_VARIABLE_STYLE = {"shape": "octagon", "fillcolor": "#E0E0E0", "style": "filled"}
+_FUNCTION_STYLE = {"shape": "record", "fillcolor": "#6495ED", "style": "filled"}
+
+
+class DumpGraph(extension_module.Extension):
+    """Trainer extension to dump a computational graph.
+
+    At the first iteration it takes the variable reported as ``root_name`` (e.g.
+    ``'main/loss'``), builds its computational graph with
+    :func:`chainer.computational_graph.build_computational_graph` and writes it in
+    Graphviz's dot format to ``<trainer.out>/<filename>``; render it with
+    ``dot -Tpng result/cg.dot -o cg.png``. To keep the graph of the reported variable,
+    ``chainer.config.keep_graph_on_report`` is turned on from the start of training
+    until the graph is written.
+
+    Args:
+        root_name: The observation key of the variable (``'main/loss'``).
+        filename: The output file (``'cg.dot'``); ``out_name`` is its older keyword name.
+        variable_style: Graphviz attributes of variable nodes.
+        function_style: Graphviz attributes of function nodes.
+
+    Example:
+        >>> trainer.extend(extensions.DumpGraph('main/loss'))
+    """
+
+    default_name = "dump_graph"  # type: ignore[assignment]
+    priority = extension_module.PRIORITY_WRITER + 1
+
+    def __init__(
+        self,
+        root_name: str,
+        filename: str | None = None,
+        variable_style: Any = None,
+        function_style: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        out_name = kwargs.pop("out_name", "cg.dot")
+        if kwargs:
+            names = ", ".join(repr(k) for k in sorted(kwargs))
+            raise TypeError(f"DumpGraph() got unexpected keyword argument(s) {names}")
+        if not isinstance(root_name, str):
+            raise TypeError(f"DumpGraph: root_name must be an observation key, got {type(root_name).__name__}")
+        self._root_name = root_name
+        self._filename = out_name if filename is None else filename
+        self._variable_style = _VARIABLE_STYLE if variable_style is None else variable_style
+        self._function_style = _FUNCTION_STYLE if function_style is None else function_style
+        self._original_flag: bool | None = None
+        self._flag_called = False
+
+    def initialize(self, trainer: Any) -> None:
+        if not self._flag_called:
+            self._original_flag = configuration.config.keep_graph_on_report
+            configuration.config.keep_graph_on_report = True
+
+    def trigger(self, trainer: Any) -> bool:  # type: ignore[override]
+        """Fire until the graph has been written."""
+        return not self._flag_called
+
+    def _restore_flag(self) -> None:
+        if self._original_flag is not None:
+            configuration.config.keep_graph_on_report = self._original_flag
+            self._original_flag = None
+
+    def __call__(self, trainer: Any) -> None:
+        if self._flag_called:
+            return
+        try:
+            if self._root_name not in trainer.observation:
+                raise KeyError(
+                    f"DumpGraph: {self._root_name!r} was not reported in the first iteration (reported: "
+                    f"{sorted(trainer.observation)})"
+                )
+            var = trainer.observation[self._root_name]
+            if not isinstance(var, variable.Variable):
+                raise TypeError(
+                    f"DumpGraph: the value reported as {self._root_name!r} must be a Variable, got {type(var).__name__}"
+                )
+            graph = computational_graph.build_computational_graph(
+                [var], variable_style=self._variable_style, function_style=self._function_style
+            )
+            _util.write_text_atomically(os.path.join(trainer.out, self._filename), graph.dump())
+        finally:
+            self._restore_flag()
+            self._flag_called = True
+
+    def finalize(self, trainer: Any = None) -> None:
+        """Restore ``keep_graph_on_report`` if training ended before the graph was written."""
+        self._restore_flag()
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load whether the graph has been written (key ``_flag_called``)."""
+        called = serializer("_flag_called", self._flag_called)
+        if not _util.is_validating(serializer):
+            self._flag_called = bool(called)
+
+
+__all__ = ["DumpGraph"]

@@ -1,0 +1,49 @@
+"""``ExponentialShift``: ``value = init * rate ** t``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer.training.extensions import _shift
+
+
+class ExponentialShift(_shift.ShiftBase):
+    """Trainer extension to exponentially shift an optimizer attribute.
+
+    At its ``t``-th call it sets ``optimizer.<attr> = init * rate ** t``. With a
+    ``target``, the value stops there: once it would go above the target (``rate > 1``)
+    or below it (``rate <= 1``), it is the target. Set its trigger to choose how often
+    it shifts (every iteration by default).
+
+    Args:
+        attr: The name of the optimizer attribute (``'lr'``, ``'alpha'``...).
+        rate: The factor applied at each call (not negative).
+        init: The initial value; the attribute's value at the start of training if
+            ``None``.
+        target: The value at which the shift stops, or ``None``.
+        optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
+
+    Example:
+        >>> trainer.extend(extensions.ExponentialShift('lr', 0.5), trigger=(10, 'epoch'))
+    """
+
+    def __init__(
+        self, attr: str, rate: float, init: float | None = None, target: float | None = None, optimizer: Any = None
+    ) -> None:
+        if rate < 0:
+            raise ValueError(f"ExponentialShift does not support a negative rate, got {rate}")
+        super().__init__(attr, init, optimizer)
+        self._rate = rate
+        self._target = target
+
+    def _compute(self, t: int) -> Any:
+        value = self._init * self._rate**t
+        target = self._target
+        if target is not None:
+            r = _shift.ratio(value, target)
+            if (self._rate > 1 and r > 1) or (self._rate <= 1 and r < 1):
+                value = target
+        return value
+
+
+__all__ = ["ExponentialShift"]

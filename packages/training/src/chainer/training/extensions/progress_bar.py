@@ -1,0 +1,142 @@
+"""``ProgressBar``: shows the progress of training with speed and time to finish."""
+
+from __future__ import annotations
+
+import collections
+import datetime
+import time
+from typing import Any
+
+from chainer.training import extension as extension_module
+from chainer.training.extensions import print_report
+
+
+class ProgressBar(extension_module.Extension):
+    """Trainer extension to print a progress bar and recent training status.
+
+    Every ``update_interval`` iterations it shows the progress of the whole training
+    and of the current epoch, the iteration and epoch counts, the speed (over the last
+    few updates) and the estimated time to finish. On a terminal the display is redrawn
+    in place::
+
+             total [#########.........................................] 18.00%
+        this epoch [######################################............] 76.00%
+              3600 iter, 3 epoch / 20 epochs
+            107.56 iters/sec. Estimated time to finish: 0:02:38.282126.
+
+    When ``out`` is not a terminal (a file, a pipe, a CI log) no cursor movements are
+    written: one plain status line is appended per update instead.
+
+    Args:
+        training_length: ``(length, unit)`` of the whole training; taken from the
+            trainer's stop trigger (``get_training_length()``) if ``None``. Without
+            either, the bar shows counts and speed only.
+        update_interval: Iterations between two displays.
+        bar_length: Characters of each bar.
+        out: The stream to write to; by default the ``sys.stdout`` of the moment of
+            each write.
+
+    Example:
+        >>> trainer.extend(extensions.ProgressBar(update_interval=10))
+    """
+
+    def __init__(
+        self,
+        training_length: Any = None,
+        update_interval: int = 100,
+        bar_length: int = 50,
+        out: Any = print_report._STDOUT_AT_IMPORT,
+    ) -> None:
+        if training_length is not None:
+            if len(training_length) != 2 or training_length[1] not in ("epoch", "iteration"):
+                raise ValueError(
+                    f"ProgressBar: training_length must be (length, 'epoch' or 'iteration'), got {training_length!r}"
+                )
+        if isinstance(update_interval, bool) or not isinstance(update_interval, int) or update_interval < 1:
+            raise ValueError(f"ProgressBar: update_interval must be a positive int, got {update_interval!r}")
+        if not hasattr(out, "write"):
+            raise TypeError(f"ProgressBar: out must be a stream with a write method, got {type(out).__name__}")
+        self._training_length = training_length
+        self._update_interval = update_interval
+        self._bar_length = bar_length
+        self._out = print_report.resolve_out(out)
+        self._recent: collections.deque[tuple[int, float]] = collections.deque(maxlen=10)
+        self._drawn = False
+
+    def initialize(self, trainer: Any) -> None:
+        if self._training_length is None:
+            get_length = getattr(trainer.stop_trigger, "get_training_length", None)
+            if get_length is not None:
+                self._training_length = get_length()
+        self._recent.clear()
+        self._recent.append((trainer.updater.iteration, time.perf_counter()))
+
+    def __call__(self, trainer: Any) -> None:
+        iteration = trainer.updater.iteration
+        if iteration % self._update_interval != 0:
+            return
+        if not self._recent:
+            self._recent.append((0, time.perf_counter()))
+        now = time.perf_counter()
+        self._recent.append((iteration, now))
+        first_iteration, first_time = self._recent[0]
+        speed = (iteration - first_iteration) / max(now - first_time, 1e-9)
+        lines = self._status_lines(trainer, speed)
+        out = self._out
+        if print_report._is_tty(out):
+            # Draw, then move the cursor back to the top of the display: the next draw
+            # (or a PrintReport line, which erases below the cursor first) replaces it.
+            out.write("\033[J" + "\n".join(lines) + "\n" + f"\033[{len(lines)}A")
+            self._drawn = True
+        else:
+            out.write(" | ".join(line.strip() for line in lines) + "\n")
+        flush = getattr(out, "flush", None)
+        if flush is not None:
+            flush()
+
+    def _bar(self, label: str, fraction: float) -> str:
+        fraction = min(max(fraction, 0.0), 1.0)
+        filled = int(fraction * self._bar_length)
+        return f"{label:>10} [{'#' * filled}{'.' * (self._bar_length - filled)}] {fraction * 100:6.2f}%"
+
+    def _status_lines(self, trainer: Any, speed: float) -> list[str]:
+        updater = trainer.updater
+        iteration = updater.iteration
+        epoch = updater.epoch
+        epoch_detail = getattr(updater, "epoch_detail", float(epoch))
+        lines = []
+        length = self._training_length
+        remaining_iterations = None
+        if length is not None:
+            total, unit = length
+            if unit == "iteration":
+                fraction = iteration / total
+                remaining_iterations = total - iteration
+            else:
+                fraction = epoch_detail / total
+                if epoch_detail > 0:
+                    remaining_iterations = (total - epoch_detail) * iteration / epoch_detail
+            lines.append(self._bar("total", fraction))
+        lines.append(self._bar("this epoch", epoch_detail - epoch))
+        if length is not None:
+            lines.append(f"{iteration:>10} iter, {epoch} epoch / {length[0]} {length[1]}s")
+        else:
+            lines.append(f"{iteration:>10} iter, {epoch} epoch")
+        if remaining_iterations is not None and speed > 0:
+            eta = datetime.timedelta(seconds=max(remaining_iterations, 0) / speed)
+            lines.append(f"{speed:10.5g} iters/sec. Estimated time to finish: {eta}.")
+        else:
+            lines.append(f"{speed:10.5g} iters/sec.")
+        return lines
+
+    def finalize(self, trainer: Any = None) -> None:
+        """Erase the display from the terminal."""
+        if self._drawn and print_report._is_tty(self._out):
+            self._out.write("\033[J")
+            flush = getattr(self._out, "flush", None)
+            if flush is not None:
+                flush()
+        self._drawn = False
+
+
+__all__ = ["ProgressBar"]

@@ -1,0 +1,42 @@
+"""``OnceTrigger``: fires once, at the first call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class OnceTrigger:
+    """Trigger based on the starting point of the iteration.
+
+    It fires at its first call only (the first iteration), and never again, also
+    after the training is resumed from a snapshot, unless ``call_on_resume`` is set:
+    then it fires once more at the first call after resuming.
+
+    Args:
+        call_on_resume: Fire again once after resuming from a snapshot.
+
+    Example:
+        >>> trainer.extend(print_model_summary, trigger=OnceTrigger())
+    """
+
+    def __init__(self, call_on_resume: bool = False) -> None:
+        self._flag_first = True
+        self._flag_resumed = bool(call_on_resume)
+
+    @property
+    def finished(self) -> bool:
+        """Whether it will never fire again."""
+        return not (self._flag_first or self._flag_resumed)
+
+    def __call__(self, trainer: Any) -> bool:
+        fire = not self.finished
+        self._flag_first = False
+        self._flag_resumed = False
+        return fire
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load whether the first call happened (key ``_flag_first``)."""
+        self._flag_first = bool(serializer("_flag_first", self._flag_first))
+
+
+__all__ = ["OnceTrigger"]

@@ -1,0 +1,85 @@
+import numpy
+import pytest
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+
+
+def _tolerances(dtype, forward):
+    if dtype == numpy.float16:
+        return {"atol": 1e-2, "rtol": 1e-2} if forward else {"atol": 5e-2, "rtol": 5e-2, "eps": 1e-4}
+    if dtype == numpy.float32:
+        return {"atol": 1e-4, "rtol": 1e-4} if forward else {"atol": 1e-3, "rtol": 1e-3, "eps": 1e-4}
+    return {"atol": 1e-9, "rtol": 1e-9} if forward else {"atol": 1e-5, "rtol": 1e-4, "eps": 1e-4}
+
+
+@testing.parameterize(
+    *testing.product_dict(
+        [
+            {"shape": (2, 6, 3), "groups": 3},
+            {"shape": (3, 8), "groups": 2},
+            {"shape": (2, 4, 2, 2), "groups": 1},
+        ],
+        [{"dtype": numpy.float16}, {"dtype": numpy.float32}, {"dtype": numpy.float64}],
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestGroupNormalization(testing.FunctionTestCase):
+    eps = 1e-5
+
+    def setUp(self):
+        self.check_forward_options = _tolerances(self.dtype, True)
+        self.check_backward_options = _tolerances(self.dtype, False)
+        self.check_double_backward_options = _tolerances(self.dtype, False)
+
+    def generate_inputs(self):
+        c = self.shape[1]
+        x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        gamma = numpy.random.uniform(0.5, 1.5, c).astype(self.dtype)
+        beta = numpy.random.uniform(-1, 1, c).astype(self.dtype)
+        return x, gamma, beta
+
+    def forward(self, inputs, device):
+        x, gamma, beta = inputs
+        return (F.group_normalization(x, self.groups, gamma, beta, eps=self.eps),)
+
+    def forward_expected(self, inputs):
+        x, gamma, beta = (a.astype(numpy.float64) for a in inputs)
+        n, c = x.shape[:2]
+        d = c // self.groups
+        y = numpy.empty_like(x)
+        for i in range(n):
+            for g in range(self.groups):
+                block = x[i, g * d : (g + 1) * d]
+                mean = block.sum() / block.size
+                var = ((block - mean) ** 2).sum() / block.size
+                y[i, g * d : (g + 1) * d] = (block - mean) / numpy.sqrt(var + self.eps)
+        shape = (1, c) + (1,) * (x.ndim - 2)
+        return ((y * gamma.reshape(shape) + beta.reshape(shape)).astype(self.dtype),)
+
+
+def test_empty_batch():
+    y = F.group_normalization(numpy.ones((0, 4, 2), "f"), 2, numpy.ones(4, "f"), numpy.zeros(4, "f"))
+    assert y.shape == (0, 4, 2)
+
+
+def test_bad_arguments():
+    x = numpy.ones((2, 6), "f")
+    one = numpy.ones(6, "f")
+    with pytest.raises(
+        type_check.InvalidType, match=r"GroupNormalization \(Forward\)[\s\S]*x\.shape\[1\] % groups == 0"
+    ):
+        F.group_normalization(x, 4, one, one)
+    with pytest.raises(type_check.InvalidType, match=r"gamma\.shape\[0\] == x\.shape\[1\]"):
+        F.group_normalization(x, 2, numpy.ones(4, "f"), numpy.ones(4, "f"))
+    with pytest.raises(type_check.InvalidType, match=r"gamma\.dtype == x\.dtype"):
+        F.group_normalization(x, 2, one.astype("d"), one)
+    with pytest.raises(type_check.InvalidType, match=r"x\.ndim >= 2"):
+        F.group_normalization(numpy.ones(6, "f"), 2, one, one)
+    with pytest.raises(ValueError, match="group_normalization: groups must be a positive int, got 0"):
+        F.group_normalization(x, 0, one, one)
+    with pytest.raises(ValueError, match="group_normalization: eps must be a non-negative real number"):
+        F.group_normalization(x, 2, one, one, eps=-1.0)

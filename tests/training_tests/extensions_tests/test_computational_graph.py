@@ -1,0 +1,56 @@
+"""DumpGraph: the dot file of the first iteration's loss."""
+
+import re
+
+import pytest
+from _training_testlib import make_trainer, save_and_load
+
+import chainer
+from chainer.training import extensions
+
+
+def test_dot_file(tmp_path):
+    trainer = make_trainer(tmp_path, stop=(3, "iteration"))
+    ext = extensions.DumpGraph("main/loss")
+    trainer.extend(ext)
+    assert chainer.config.keep_graph_on_report is False
+    kept_graph = []
+    trainer.extend(
+        lambda t: kept_graph.append(t.observation["main/loss"].creator is not None),
+        name="probe",
+        priority=extensions.DumpGraph.priority + 1,
+    )
+    trainer.run()
+    dot = (tmp_path / "result" / "cg.dot").read_text()
+    assert dot.startswith("digraph")
+    assert "LinearFunction" in dot and "ReLU" in dot
+    assert '"octagon"' in dot and '"record"' in dot and "#6495ED" in dot
+    # One edge per arrow: the graph of an MLP has at least a dozen.
+    assert len(re.findall(r"->", dot)) >= 12
+    # keep_graph_on_report was on during the first iteration only.
+    assert kept_graph == [True, False, False]
+    assert chainer.config.keep_graph_on_report is False
+
+
+def test_custom_file_and_styles(tmp_path):
+    trainer = make_trainer(tmp_path, stop=(1, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/loss", out_name="g.dot", variable_style={"shape": "box"}))
+    trainer.run()
+    dot = (tmp_path / "result" / "g.dot").read_text()
+    assert '"box"' in dot and "octagon" not in dot
+
+
+def test_missing_root(tmp_path):
+    trainer = make_trainer(tmp_path, stop=(1, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/nothing"))
+    with pytest.raises(KeyError, match="'main/nothing' was not reported"):
+        trainer.run(show_loop_exception_msg=False)
+    assert chainer.config.keep_graph_on_report is False
+
+
+def test_written_once_and_serialized(tmp_path):
+    ext = extensions.DumpGraph("main/loss")
+    ext._flag_called = True
+    resumed = extensions.DumpGraph("main/loss")
+    save_and_load(ext, resumed)
+    assert resumed.trigger(None) is False
