@@ -13,6 +13,7 @@ that classifies a test image, as in the tutorial's last section.
 """
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -149,7 +150,7 @@ def main():
 
     # 8. Evaluate the trained model, loaded from its last snapshot into a fresh MLP
     model = MLP(args.unit, 10)
-    chainer.serializers.load_npz(f"{args.out}/model_epoch-{args.epoch}", model)
+    chainer.serializers.load_npz(os.path.join(args.out, f"model_epoch-{args.epoch}"), model)
     x, t = test[0]
     print("label:", int(t))
     with chainer.using_config("train", False), chainer.no_backprop_mode():

@@ -94,7 +94,6 @@ def accuracy_on(model: chainer.Link, dataset: Any) -> float:
         return float(F.accuracy(model(x), t).array)
 
 
-@pytest.mark.slow
 def test_mnist_trainer(tmp_path):
     out = tmp_path / "result"
     stdout = run_example("mnist/train_mnist.py", out, "--epoch", "3")
@@ -118,7 +117,6 @@ def test_mnist_trainer(tmp_path):
     assert accuracy_on(model, test) == pytest.approx(log[-1]["validation/main/accuracy"], abs=1e-6)
 
 
-@pytest.mark.slow
 def test_mnist_trainer_resumes_from_a_snapshot(tmp_path):
     first = tmp_path / "first"
     run_example("mnist/train_mnist.py", first, "--epoch", "2", "--noplot")
@@ -154,6 +152,21 @@ def test_mnist_custom_loop(tmp_path):
         predicted = int(model(x[None]).array.argmax())
     assert f"predicted label: {predicted}" in stdout
     assert accuracy_on(model, test) == pytest.approx(float(epochs[-1][3]), abs=1e-4)
+
+
+@pytest.mark.parametrize("device", [["--device", "@numpy"], ["--device", "-1"], ["--gpu", "-1"]])
+def test_device_options(tmp_path, device):
+    # The specifiers of Chainer 7's examples: a device name, or the old integers.
+    stdout = run_example("mnist/train_mnist_custom_loop.py", tmp_path, "--epoch", "1", *device)
+    assert "epoch:01" in stdout
+
+
+@pytest.mark.skipif(chainer.backends.cuda.available, reason="checks the message shown without CuPy")
+def test_gpu_without_cupy_is_a_clear_error(tmp_path):
+    command = [sys.executable, str(EXAMPLES / "mnist/train_mnist.py"), "--small", "--device", "@cupy:0"]
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode != 0
+    assert "the '@cupy' backend is not available: CuPy is not installed" in proc.stderr
 
 
 # ---------------------------------------------------------------------------- CIFAR
@@ -243,7 +256,6 @@ def test_dcgan(tmp_path):
 # ------------------------------------------------------------------------------ PTB
 
 
-@pytest.mark.slow
 def test_ptb_language_model(tmp_path):
     out = tmp_path / "result"
     stdout = run_example("ptb/train_ptb.py", out, "--unit", "32", "--epoch", "10", "--bproplen", "10")
@@ -379,7 +391,6 @@ def test_corpus_bleu_against_the_formula():
 # ------------------------------------------------------------------------------ VAE
 
 
-@pytest.mark.slow
 def test_vae(tmp_path):
     out = tmp_path / "result"
     run_example("vae/train_vae.py", out, "--epoch", "5", "--dim-h", "100")
