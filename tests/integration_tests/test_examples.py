@@ -30,13 +30,16 @@ import chainer.links as L
 EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
-def run_example(script: str, out: pathlib.Path, *args: str) -> str:
+def run_example(script: str, out: pathlib.Path, *args: str, small: bool = True, dataset_root: Any = None) -> str:
     """Runs ``examples/<script> --small --out <out> <args>`` and returns its output."""
     out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, MPLBACKEND="Agg")
+    if dataset_root is not None:
+        env["CHAINER_DATASET_ROOT"] = str(dataset_root)
     # -W error: a warning raised by the library while an example runs fails the test, as
     # it does in the rest of the suite.
-    command = [sys.executable, "-W", "error", str(EXAMPLES / script), "--small", "--out", str(out), *args]
+    command = [sys.executable, "-W", "error", str(EXAMPLES / script), *(["--small"] if small else [])]
+    command += ["--out", str(out), *args]
     proc = subprocess.run(command, capture_output=True, text=True, cwd=out, env=env, timeout=600)
     assert proc.returncode == 0, f"{script} exited with {proc.returncode}\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
     return proc.stdout
@@ -167,6 +170,62 @@ def test_gpu_without_cupy_is_a_clear_error(tmp_path):
     proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert proc.returncode != 0
     assert "the '@cupy' backend is not available: CuPy is not installed" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def dataset_root(tmp_path_factory):
+    """A dataset root holding tiny stand-ins of the converted caches that
+    chainer.datasets writes after downloading MNIST, CIFAR-10 and PTB (same file names,
+    keys, dtypes and shapes), so the examples' real-data path runs offline."""
+    root = tmp_path_factory.mktemp("dataset_root")
+    directory = root / "pfnet" / "chainer"
+    rng = np.random.RandomState(0)
+
+    mnist = load_example("mnist/train_mnist.py")
+    (directory / "mnist").mkdir(parents=True)
+    for split, data in zip(("train", "test"), mnist.make_small_mnist(200, 100)):
+        x, y = chainer.dataset.concat_examples(list(data))
+        np.savez_compressed(directory / "mnist" / f"{split}.npz", x=(x * 255).astype(np.uint8), y=y.astype(np.uint8))
+
+    cifar = load_example("cifar/train_cifar.py")
+    (directory / "cifar").mkdir()
+    arrays = {}
+    for split, data in zip(("train", "test"), cifar.make_small_cifar(10, 64, 32)):
+        x, y = chainer.dataset.concat_examples(list(data))
+        arrays[f"{split}_x"] = (x * 255).astype(np.uint8).reshape(len(x), 3072)
+        arrays[f"{split}_y"] = y.astype(np.uint8)
+    np.savez_compressed(directory / "cifar" / "cifar-10.npz", **arrays)
+
+    (directory / "ptb").mkdir()
+    words = [f"w{i}" for i in range(29)] + ["<eos>"]
+    (directory / "ptb" / "vocab.txt").write_text("".join(w + "\n" for w in words))
+    for split, n in (("train", 2000), ("valid", 200), ("test", 200)):
+        np.savez_compressed(directory / "ptb" / f"{split}.npz", x=rng.randint(0, 30, size=n).astype(np.int32))
+    return root
+
+
+@pytest.mark.parametrize(
+    ("script", "args"),
+    [
+        ("mnist/train_mnist.py", ["--epoch", "1", "--noplot"]),
+        ("mnist/train_mnist_custom_loop.py", ["--epoch", "1"]),
+        ("vae/train_vae.py", ["--epoch", "1", "--dim-h", "50"]),
+        ("cifar/train_cifar.py", ["--arch", "lenet5", "--epoch", "1", "--noplot"]),
+        ("dcgan/train_dcgan.py", ["--ch", "16", "--batchsize", "16", "--epoch", "1", "--display_interval", "2"]),
+        ("ptb/train_ptb.py", ["--unit", "16", "--epoch", "1", "--bproplen", "10"]),
+        ("word2vec/train_word2vec.py", ["--unit", "8", "--window", "3", "--batchsize", "100", "--epoch", "1"]),
+    ],
+)
+def test_real_data_path(tmp_path, dataset_root, script, args):
+    # Without --small the examples load their data through chainer.datasets; here from
+    # the tiny caches above instead of a download.
+    stdout = run_example(script, tmp_path, *args, small=False, dataset_root=dataset_root)
+    if script.startswith("ptb/"):
+        assert "#vocab = 30" in stdout and "test perplexity" in stdout
+    elif script.startswith("mnist/train_mnist_custom"):
+        assert "epoch:01" in stdout
+    else:
+        assert read_log(tmp_path)[-1]["epoch"] == 1
 
 
 # ---------------------------------------------------------------------------- CIFAR
