@@ -602,3 +602,11 @@ def test_serialize_keys():
     store = {}
     MyChain2().serialize(_Recorder(store))
     assert sorted(store) == ["0/W", "0/b", "1/W", "1/b"]
+
+
+def test_parameter_with_an_array_and_a_shape_fills_the_shape():
+    # As in Chainer 7: with a shape, the array is a value broadcast over it.
+    p = chainer.Parameter(numpy.arange(3, dtype=numpy.float32), (2, 3))
+    numpy.testing.assert_array_equal(p.array, [[0, 1, 2], [0, 1, 2]])
+    p = chainer.Parameter(numpy.arange(3, dtype=numpy.float32))
+    assert p.shape == (3,)

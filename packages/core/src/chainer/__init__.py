@@ -28,12 +28,15 @@ from chainer import (
     backends,
     computational_graph,
     device_resident,
+    distribution,
+    distributions,
     function,
     function_hook,
     function_hooks,
     function_node,
     functions,
     gradient_check,
+    graph_optimizations,
     initializer,
     initializers,
     link,
@@ -54,9 +57,11 @@ from chainer._environment import mixed16
 from chainer._parameter import Parameter
 from chainer.backend import get_device, using_device
 from chainer.device_resident import DeviceResident
+from chainer.distribution import Distribution, cross_entropy, kl_divergence, register_kl
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook
 from chainer.function_node import FunctionNode
+from chainer.graph_optimizations import static_code, static_graph
 from chainer.initializer import Initializer
 from chainer.link import Chain, ChainList, Link
 from chainer.link_hook import LinkHook
@@ -66,6 +71,9 @@ from chainer.reporter import DictSummary, Reporter, Summary, get_current_reporte
 from chainer.sequential import Sequential
 from chainer.serializer import AbstractSerializer, Deserializer, Serializer
 from chainer.variable import Variable, as_array, as_variable
+
+# Set to True to silence the FutureWarning of experimental APIs (chainer.utils.experimental).
+disable_experimental_feature_warning = False
 
 # chainer.cuda is the pre-v4 path of chainer.backends.cuda.
 _sys.modules.setdefault("chainer.cuda", backends.cuda)

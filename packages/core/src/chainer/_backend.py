@@ -15,8 +15,12 @@ class Device:
     :attr:`supported_array_types` and implement :meth:`send_array` and :attr:`name`.
     """
 
-    xp: ModuleType
     supported_array_types: tuple[type, ...] = ()
+
+    @property
+    def xp(self) -> ModuleType:
+        """The array module (``numpy``, ``cupy``...) of this device."""
+        raise NotImplementedError(f"{type(self).__name__} must define xp")
 
     @property
     def name(self) -> str:

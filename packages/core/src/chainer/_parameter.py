@@ -59,6 +59,9 @@ class Parameter(variable.Variable):
                 data = initializer
                 initializer = initializers.Constant(initializer)
         else:
+            if _is_array(initializer):
+                # With a shape, an array is a value to fill with (broadcast), as in Chainer 7.
+                initializer = initializers.Constant(initializer)
             data = initializers.generate_array(initializer, shape, numpy)
         super().__init__(data, name=name)
         self.initializer = initializer

@@ -172,6 +172,11 @@ class FunctionNode:
         if all_hooks:
             for hook in all_hooks:
                 hook.forward_postprocess(self, in_data_t)
+                # Private: chainer.static_graph records which variables went in and
+                # which arrays came out of each function.
+                observe = getattr(hook, "_observe_apply", None)
+                if observe is not None:
+                    observe(self, input_vars, outputs)
 
         if not (requires_grad and enable_backprop):
             return tuple([_output_variable(y, requires_grad) for y in outputs])

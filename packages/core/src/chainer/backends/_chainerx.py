@@ -38,3 +38,8 @@ class ChainerxDevice(_backend.Device):
     @staticmethod
     def from_fallback_device(device: Any) -> ChainerxDevice:
         raise not_available_error("ChainerxDevice.from_fallback_device")
+
+    @property
+    def fallback_device(self) -> _backend.Device:
+        """The NumPy/CuPy device of a ChainerX device (never reached: none can exist)."""
+        raise not_available_error("ChainerxDevice.fallback_device")

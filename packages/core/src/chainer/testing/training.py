@@ -6,49 +6,42 @@ It needs the chainer-training distribution (imported when the function is called
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 
-class _MockUpdater:
-    """An updater without model or data: each update only advances the counters, as if
-    every epoch had ``iter_per_epoch`` iterations."""
+def _mock_updater(iter_per_epoch: int) -> mock.Mock:
+    """A :class:`unittest.mock.Mock` updater whose counters move as a real updater's do.
 
-    def __init__(self, iter_per_epoch: int) -> None:
-        self.iter_per_epoch = iter_per_epoch
-        self.iteration = 0
+    Being a mock, it answers any method a test or an extension calls
+    (``get_optimizer('main')`` gives a mock unless the test sets its
+    ``return_value``), and records the calls (``update_core.call_count``).
+    """
+    updater = mock.Mock()
+    updater.get_all_optimizers.return_value = {}
+    updater.iteration = 0
+    updater.epoch = 0
+    updater.epoch_detail = 0
+    updater.previous_epoch_detail = None
+    updater.is_new_epoch = False
 
-    @property
-    def epoch(self) -> int:
-        return self.iteration // self.iter_per_epoch
+    def set_iteration(iteration: int) -> None:
+        updater.iteration = iteration
+        updater.epoch = iteration // iter_per_epoch
+        updater.epoch_detail = iteration / iter_per_epoch
+        updater.previous_epoch_detail = None if iteration == 0 else (iteration - 1) / iter_per_epoch
+        updater.is_new_epoch = iteration > 0 and iteration % iter_per_epoch == 0
 
-    @property
-    def epoch_detail(self) -> float:
-        return self.iteration / self.iter_per_epoch
+    def update() -> None:
+        updater.update_core()
+        set_iteration(updater.iteration + 1)
 
-    @property
-    def previous_epoch_detail(self) -> float | None:
-        return None if self.iteration == 0 else (self.iteration - 1) / self.iter_per_epoch
+    def serialize(serializer: Any) -> None:
+        # A snapshot of the trainer stores the iteration; resuming restores it.
+        set_iteration(int(serializer("iteration", updater.iteration)))
 
-    @property
-    def is_new_epoch(self) -> bool:
-        return self.iteration > 0 and self.iteration % self.iter_per_epoch == 0
-
-    def connect_trainer(self, trainer: Any) -> None:
-        pass
-
-    def get_optimizer(self, name: str) -> Any:
-        raise KeyError(f"the mock updater has no optimizer (asked for {name!r})")
-
-    def get_all_optimizers(self) -> dict[str, Any]:
-        return {}
-
-    def update(self) -> None:
-        self.iteration += 1
-
-    def finalize(self) -> None:
-        pass
-
-    def serialize(self, serializer: Any) -> None:
-        self.iteration = int(serializer("iteration", self.iteration))
+    updater.update = update
+    updater.serialize = serialize
+    return updater
 
 
 def get_trainer_with_mock_updater(
@@ -56,11 +49,14 @@ def get_trainer_with_mock_updater(
 ) -> Any:
     """Returns a :class:`~chainer.training.Trainer` object with mock updater.
 
-    The updater has no model, optimizer or data: ``update()`` only advances
-    ``iteration`` (and ``epoch``, ``epoch_detail``, ``is_new_epoch``... as if each
-    epoch had ``iter_per_epoch`` iterations), which makes extensions and triggers cheap
-    to test. Set ``trainer.out`` before ``run()`` if an extension writes files (the
-    default is ``'result'``).
+    The updater has no model, optimizer or data: ``update()`` calls the mock
+    ``update_core()`` and advances ``iteration`` (and ``epoch``, ``epoch_detail``,
+    ``previous_epoch_detail``, ``is_new_epoch`` as if each epoch had
+    ``iter_per_epoch`` iterations), which makes extensions and triggers cheap to
+    test. It is a :class:`unittest.mock.Mock`, as in Chainer 7: a test can give it an
+    optimizer with ``trainer.updater.get_optimizer.return_value = optimizer``.
+    ``get_all_optimizers()`` returns ``{}``. Set ``trainer.out`` before ``run()`` if an
+    extension writes files (the default is ``'result'``).
 
     Args:
         stop_trigger: The stop trigger of the trainer.
@@ -79,7 +75,7 @@ def get_trainer_with_mock_updater(
         raise ValueError(
             f"get_trainer_with_mock_updater: iter_per_epoch must be a positive int, got {iter_per_epoch!r}"
         )
-    return training.Trainer(_MockUpdater(iter_per_epoch), stop_trigger, extensions=extensions)
+    return training.Trainer(_mock_updater(iter_per_epoch), stop_trigger, extensions=extensions)
 
 
 __all__ = ["get_trainer_with_mock_updater"]

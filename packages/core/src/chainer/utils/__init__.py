@@ -9,6 +9,10 @@ import numpy
 from chainer.utils import argument, conv, type_check
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize
 
+# The function replaces the module of the same name as the package attribute (the
+# module stays importable as chainer.utils.experimental).
+from chainer.utils.experimental import experimental
+
 _ndarray = numpy.ndarray
 
 
@@ -71,7 +75,6 @@ def __getattr__(name: str) -> Any:
         "CooMatrix": ("sparse", "CooMatrix"),
         "to_coo": ("sparse", "to_coo"),
         "get_order": ("sparse", "get_order"),
-        "experimental": ("experimental", None),
     }
     if name in lazy:
         module_name, attr = lazy[name]
@@ -81,6 +84,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "experimental",
     "force_array",
     "force_type",
     "get_conv_outsize",

@@ -1,0 +1,214 @@
+"""Small CNN training step on CPU: Chainer functions against PyTorch, in the same process.
+
+Workload (CIFAR-sized): a 64x3x32x32 float32 batch through
+conv(3->32, 3x3, pad 1) - ReLU - max-pool 2 - conv(32->64, 3x3, pad 1) - ReLU - max-pool 2
+- linear(4096->256) - ReLU - linear(256->10), softmax cross-entropy, backward and a
+momentum-SGD update written here. PyTorch runs with as many threads as NumPy's BLAS.
+
+    python benchmarks/cnn.py            [--profile] [--cpu-time]
+
+Set OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS) before running to choose the thread count.
+Timings are the best of interleaved rounds (ours, then torch, repeatedly), so both see the
+same load on a shared machine; --cpu-time measures process CPU time instead of wall time.
+
+Both frameworks spend about 10% of a step in page faults: glibc hands the large freed
+temporaries back to the kernel and faults them in again. MALLOC_TRIM_THRESHOLD_ and
+MALLOC_MMAP_THRESHOLD_ (e.g. 1000000000) remove that for both.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+import chainer
+import chainer.functions as F
+from chainer import function_node
+
+BATCH, CLASSES = 64, 10
+LR, MOMENTUM = 0.01, 0.9
+
+
+def blas_threads() -> int:
+    """Threads of NumPy's BLAS (threadpoolctl if present, else the usual variables)."""
+    try:
+        import threadpoolctl
+
+        for info in threadpoolctl.threadpool_info():
+            if info.get("user_api") == "blas":
+                return int(info["num_threads"])
+    except ImportError:
+        pass
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        if os.environ.get(name):
+            return int(os.environ[name])
+    return os.cpu_count() or 1
+
+
+class _SoftmaxCrossEntropy(function_node.FunctionNode):
+    """Mean softmax cross-entropy (used only if F.softmax_cross_entropy is missing)."""
+
+    def __init__(self, t: Any) -> None:
+        self.t = t
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = inputs
+        z = x - x.max(axis=1, keepdims=True)
+        log_p = z - numpy.log(numpy.exp(z).sum(axis=1, keepdims=True))
+        self.prob = numpy.exp(log_p)
+        loss = -log_p[numpy.arange(len(self.t)), self.t].mean()
+        return (numpy.asarray(loss, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        g = self.prob.copy()
+        g[numpy.arange(len(self.t)), self.t] -= 1
+        g /= len(self.t)
+        return (grad_outputs[0] * g,)
+
+
+def softmax_cross_entropy(x: Any, t: Any) -> Any:
+    if hasattr(F, "softmax_cross_entropy"):
+        return F.softmax_cross_entropy(x, t)
+    return _SoftmaxCrossEntropy(t).apply((x,))[0]
+
+
+def make_params(rng: numpy.random.Generator) -> list[numpy.ndarray]:
+    def he(shape: tuple[int, ...], fan_in: int) -> numpy.ndarray:
+        return (rng.standard_normal(shape) * numpy.sqrt(2.0 / fan_in)).astype(numpy.float32)
+
+    return [
+        he((32, 3, 3, 3), 27),
+        numpy.zeros(32, numpy.float32),
+        he((64, 32, 3, 3), 288),
+        numpy.zeros(64, numpy.float32),
+        he((256, 4096), 4096),
+        numpy.zeros(256, numpy.float32),
+        he((10, 256), 256),
+        numpy.zeros(10, numpy.float32),
+    ]
+
+
+def make_data(rng: numpy.random.Generator) -> tuple[numpy.ndarray, numpy.ndarray]:
+    x = rng.standard_normal((BATCH, 3, 32, 32)).astype(numpy.float32)
+    t = rng.integers(0, CLASSES, BATCH).astype(numpy.int32)
+    return x, t
+
+
+def chainer_step_fn() -> Callable[[], float]:
+    rng = numpy.random.default_rng(0)
+    params = [chainer.Variable(a) for a in make_params(rng)]
+    velocities = [numpy.zeros_like(p.array) for p in params]
+    x, t = make_data(rng)
+
+    def step() -> float:
+        W1, b1, W2, b2, W3, b3, W4, b4 = params
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(x, W1, b1, pad=1)), 2)
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(h, W2, b2, pad=1)), 2)
+        h = F.relu(F.linear(h, W3, b3))
+        loss = softmax_cross_entropy(F.linear(h, W4, b4), t)
+        for p in params:
+            p.cleargrad()
+        loss.backward()
+        for p, v in zip(params, velocities):
+            v *= MOMENTUM
+            v -= LR * p.grad
+            p.array += v
+        return float(loss.array)
+
+    return step
+
+
+def torch_step_fn(torch: Any) -> Callable[[], float]:
+    rng = numpy.random.default_rng(0)
+    params = [torch.from_numpy(a).requires_grad_() for a in make_params(rng)]
+    velocities = [torch.zeros_like(p) for p in params]
+    x_np, t_np = make_data(rng)
+    x, t = torch.from_numpy(x_np), torch.from_numpy(t_np.astype(numpy.int64))
+    tf = torch.nn.functional
+
+    def step() -> float:
+        W1, b1, W2, b2, W3, b3, W4, b4 = params
+        h = tf.max_pool2d(tf.relu(tf.conv2d(x, W1, b1, padding=1)), 2)
+        h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
+        h = tf.relu(tf.linear(h.reshape(BATCH, -1), W3, b3))
+        loss = tf.cross_entropy(tf.linear(h, W4, b4), t)
+        for p in params:
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p, v in zip(params, velocities):
+                v.mul_(MOMENTUM).sub_(LR * p.grad)
+                p.add_(v)
+        return float(loss.detach())
+
+    return step
+
+
+def _interleaved_best(
+    funcs: list[Callable[[], Any]], repeat: int = 9, number: int = 5, clock: Callable[[], float] = time.perf_counter
+) -> list[float]:
+    """Best mean seconds per call of each function, measured in alternating rounds so
+    that both see the same machine load (other processes may share the cores)."""
+    for func in funcs:
+        for _ in range(3):
+            func()
+    best = [float("inf")] * len(funcs)
+    for _ in range(repeat):
+        for i, func in enumerate(funcs):
+            start = clock()
+            for _ in range(number):
+                func()
+            best[i] = min(best[i], (clock() - start) / number)
+    return best
+
+
+def run(cpu_time: bool = False) -> dict[str, float | None]:
+    """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
+    steadier on a loaded machine, and equal to wall time x threads when they are busy)."""
+    threads = blas_threads()
+    clock = time.process_time if cpu_time else time.perf_counter
+    ours_step = chainer_step_fn()
+    try:
+        import torch
+    except ImportError:
+        (ours,) = _interleaved_best([ours_step], clock=clock)
+        return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": None, "threads": float(threads)}
+    torch.set_num_threads(threads)
+    ours, theirs = _interleaved_best([ours_step, torch_step_fn(torch)], clock=clock)
+    return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": theirs * 1e3, "threads": float(threads)}
+
+
+def main(argv: list[str]) -> int:
+    if "--profile" in argv:
+        import cProfile
+        import pstats
+
+        step = chainer_step_fn()
+        step()
+        profiler = cProfile.Profile(time.process_time)
+        profiler.enable()
+        for _ in range(20):
+            step()
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        return 0
+    cpu_time = "--cpu-time" in argv
+    result = run(cpu_time)
+    print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")
+    print(f"chainer: {result['chainer_ms_per_iter']:.2f} ms/iter")
+    if result["torch_ms_per_iter"] is None:
+        print("torch:   not installed")
+    else:
+        ratio = result["chainer_ms_per_iter"] / result["torch_ms_per_iter"]
+        print(f"torch:   {result['torch_ms_per_iter']:.2f} ms/iter")
+        print(f"ratio chainer/torch: {ratio:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

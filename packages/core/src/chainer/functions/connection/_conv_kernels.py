@@ -1,0 +1,375 @@
+"""Array kernels shared by convolution, deconvolution and pooling (N spatial axes).
+
+Everything here works on raw arrays (NumPy or CuPy) and is written once for both:
+patches are strided *views* of a padded input (no Python loop over pixels), the
+products are single batched GEMMs, and the scatter back to images (``col2im``) is a
+loop over the kernel offsets only, each step one strided slice-add over the whole
+batch.
+
+Layout conventions: an input is ``(N, C, *spatial)``; a "col" view is
+``(N, C, *ksize, *outsize)`` where ``col[n, c, k..., o...]`` is the input element seen
+by kernel offset ``k`` at output position ``o``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+from chainer import backend
+
+
+def as_tuple(value: Any, n: int, name: str, where: str, minimum: int = 1) -> tuple[int, ...]:
+    """Normalise an int-or-sequence argument (``stride=2`` -> ``(2, 2)``) and validate it.
+
+    Raises ``ValueError``/``TypeError`` naming ``where`` (the public function) and ``name``.
+    """
+    if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
+        values: tuple[int, ...] = (int(value),) * n
+    elif isinstance(value, Sequence) and not isinstance(value, str):
+        if len(value) != n:
+            raise ValueError(f"{where}: {name} must be an int or a sequence of {n} ints, got {tuple(value)!r}")
+        if not all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in value):
+            raise TypeError(f"{where}: {name} must contain ints, got {tuple(value)!r}")
+        values = tuple(int(v) for v in value)
+    else:
+        raise TypeError(f"{where}: {name} must be an int or a sequence of {n} ints, got {value!r}")
+    for v in values:
+        if v < minimum:
+            bound = "positive" if minimum == 1 else f">= {minimum}"
+            raise ValueError(f"{where}: {name} must be {bound}, got {value!r}")
+    return values
+
+
+def conv_outsize(size: int, k: int, s: int, p: int, d: int, cover_all: bool) -> int:
+    """Output length along one axis of a convolution (or pooling) window sweep."""
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return (size + 2 * p - dk + s - 1) // s + 1
+    return (size + 2 * p - dk) // s + 1
+
+
+def deconv_outsize(size: int, k: int, s: int, p: int, d: int, cover_all: bool = False) -> int:
+    """Output length along one axis of a transposed convolution."""
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return s * (size - 1) + dk - s + 1 - 2 * p
+    return s * (size - 1) + dk - 2 * p
+
+
+def end_padding(in_size: int, out_size: int, k: int, s: int, p: int, d: int) -> int:
+    """Padding needed after the input so that ``out_size`` windows fit (``>= 0``)."""
+    return max(0, (out_size - 1) * s + (k - 1) * d + 1 - p - in_size)
+
+
+def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: float = 0) -> Any:
+    """``x`` with its spatial axes (2...) padded by a constant; ``x`` itself if no padding."""
+    if not any(before) and not any(after):
+        return x
+    xp = backend.get_array_module(x)
+    shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
+    y = xp.empty(shape, x.dtype)
+    # Fill only the borders: the interior is overwritten by x right after.
+    lead = (slice(None), slice(None))
+    for axis, (b, a) in enumerate(zip(before, after)):
+        rest = (slice(None),) * (len(before) - axis - 1)
+        middle = tuple(slice(p, p + n) for p, n in zip(before[:axis], x.shape[2 : 2 + axis]))
+        if b:
+            y[lead + middle + (slice(0, b),) + rest] = value
+        if a:
+            y[lead + middle + (slice(shape[2 + axis] - a, None),) + rest] = value
+    y[lead + tuple(slice(b, b + n) for b, n in zip(before, x.shape[2:]))] = x
+    return y
+
+
+def _as_strided(xp: Any, x: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    if xp is numpy:
+        return numpy.lib.stride_tricks.as_strided(x, shape, strides, writeable=False)
+    return xp.lib.stride_tricks.as_strided(x, shape, strides)
+
+
+def im2col_view(
+    x: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+    pad_value: float = 0,
+) -> Any:
+    """A read-only strided view ``(N, C, *ksize, *outsize)`` of the padded ``x``.
+
+    The padding after each axis is whatever ``outsize`` windows need (``cover_all``
+    sweeps read past the regular padding). No data is copied except for the padding.
+    """
+    xp = backend.get_array_module(x)
+    in_size = x.shape[2:]
+    after = [end_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(in_size, outsize, ksize, stride, pad, dilate)]
+    xpad = pad_spatial(x, pad, after, pad_value)
+    strides = xpad.strides
+    sp = strides[2:]
+    shape = tuple(xpad.shape[:2]) + tuple(ksize) + tuple(outsize)
+    view_strides = (
+        tuple(strides[:2]) + tuple(t * d for t, d in zip(sp, dilate)) + tuple(t * s for t, s in zip(sp, stride))
+    )
+    return _as_strided(xp, xpad, shape, view_strides)
+
+
+def col2im(
+    col: Any,
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    in_size: Sequence[int],
+) -> Any:
+    """Adjoint of :func:`im2col_view`: sum ``col`` ``(N, C, *ksize, *outsize)`` back
+    onto an image ``(N, C, *in_size)`` (overlapping windows add up).
+
+    One strided slice-add per kernel offset; the result is C-contiguous.
+    """
+    xp = backend.get_array_module(col)
+    nd = len(in_size)
+    ksize = col.shape[2 : 2 + nd]
+    outsize = col.shape[2 + nd :]
+    after = [end_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(in_size, outsize, ksize, stride, pad, dilate)]
+    padded = tuple(p + n + a for p, n, a in zip(pad, in_size, after))
+    img = xp.zeros(col.shape[:2] + padded, col.dtype)
+    lead = (slice(None), slice(None))
+    for offset in itertools.product(*(range(k) for k in ksize)):
+        window = tuple(slice(j * d, j * d + s * (o - 1) + 1, s) for j, d, s, o in zip(offset, dilate, stride, outsize))
+        img[lead + window] += col[lead + offset]
+    if not any(pad) and not any(after):
+        return img
+    crop = img[lead + tuple(slice(p, p + n) for p, n in zip(pad, in_size))]
+    return xp.ascontiguousarray(crop)
+
+
+def compute_dtype(*dtypes: Any) -> Any:
+    """dtype in which GEMMs run: the promoted input dtype, float16 widened to float32
+    (BLAS has no half-precision GEMM; accumulating in float32 is also more accurate)."""
+    dtype = numpy.result_type(*dtypes)
+    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+
+
+def size(shape: Sequence[int]) -> int:
+    return math.prod(shape)
+
+
+# -- convolution kernels on arrays -------------------------------------------------------
+#
+# Geometry is passed explicitly: stride, pad and dilate per axis, and the output size of
+# the *convolution* sweep (``outsize``), from which any extra end padding follows. The
+# FunctionNodes derive ``outsize`` from ``cover_all`` once and pass it on, so backward
+# passes (and deconvolutions with an explicit ``outsize``) reproduce the exact geometry
+# on every axis.
+
+
+def conv_forward(
+    x: Any,
+    W: Any,
+    b: Any,
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    groups: int,
+    outsize: Sequence[int],
+) -> Any:
+    """Grouped N-D cross-correlation ``y = W * x + b`` as one batched GEMM.
+
+    ``x`` is ``(N, C, *in)``, ``W`` is ``(O, C // groups, *k)``; returns ``(N, O, *outsize)``
+    in ``x.dtype``.
+    """
+    xp = backend.get_array_module(x)
+    dtype = compute_dtype(x.dtype, W.dtype)
+    n, c = x.shape[:2]
+    o = W.shape[0]
+    ksize = W.shape[2:]
+    g = groups
+    kdim = (c // g) * size(ksize)
+    lsize = size(outsize)
+    view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
+    w = W.astype(dtype, copy=False).reshape(g, o // g, kdim)
+    if b is None:
+        col = view.reshape(n, g, kdim, lsize)
+    else:
+        # The bias rides along in the GEMM as an extra row of ones in the patches:
+        # cheaper than a separate pass over the output.
+        col = xp.empty((n, g, kdim + 1, lsize), dtype)
+        col[:, :, kdim] = 1
+        # Only split axes on both sides, so that both reshapes are views.
+        split = (n, g, c // g) + tuple(view.shape[2:])
+        col[:, :, :kdim].reshape(split)[...] = view.reshape(split)
+        w = xp.concatenate((w, b.astype(dtype, copy=False).reshape(g, o // g, 1)), axis=2)
+    if g == 1:
+        # (O, K) @ (N, K, L) -> (N, O, L): the result is already in NC(spatial) order.
+        y = xp.matmul(w[0], col[:, 0])
+    else:
+        y = xp.matmul(w, col)
+    return y.reshape((n, o) + tuple(outsize)).astype(x.dtype, copy=False)
+
+
+def flipped_kernel(W: Any, groups: int) -> Any:
+    """The kernel of the convolution equal to a stride-1 transposed convolution with
+    ``W``: in and out channels swapped (per group) and every spatial axis reversed."""
+    cin, cout_g = W.shape[:2]
+    ksize = W.shape[2:]
+    g = groups
+    w = W.reshape((g, cin // g, cout_g) + ksize).swapaxes(1, 2)
+    w = w[(Ellipsis,) + (slice(None, None, -1),) * len(ksize)]
+    return w.reshape((g * cout_g, cin // g) + ksize)
+
+
+def deconv_forward(
+    x: Any,
+    W: Any,
+    b: Any,
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    groups: int,
+    outsize: Sequence[int],
+) -> Any:
+    """Grouped N-D transposed convolution (the adjoint of :func:`conv_forward` in ``x``).
+
+    ``x`` is ``(N, Cin, *in)``, ``W`` is ``(Cin, Cout // groups, *k)``; returns
+    ``(N, Cout, *outsize)`` in ``x.dtype``. ``outsize`` is the image size, i.e. the input
+    size of the convolution this transposes.
+    """
+    xp = backend.get_array_module(x)
+    ksize = W.shape[2:]
+    cin, cout = x.shape[1], W.shape[1] * groups
+    if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
+        # With unit stride a transposed convolution is a plain convolution with the
+        # flipped kernel. Its patches (im2col of x) have cin/cout the size of the
+        # scattered columns, so gathering wins when the channels grow.
+        flipped_pad = tuple((k - 1) * d - p for k, d, p in zip(ksize, dilate, pad))
+        return conv_forward(x, flipped_kernel(W, groups), b, stride, flipped_pad, dilate, groups, outsize)
+    dtype = compute_dtype(x.dtype, W.dtype)
+    n = x.shape[0]
+    cout_g = W.shape[1]
+    g = groups
+    in_size = x.shape[2:]
+    kdim = cout_g * size(ksize)
+    w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
+    xc = x.astype(dtype, copy=False)
+    if _use_row_merged_col2im(in_size, ksize, stride, pad, dilate, outsize):
+        y = _deconv_row_merged(xc, w, g, ksize, stride, pad, dilate, outsize)
+    else:
+        col = xp.matmul(w, xc.reshape(n, g, cin // g, size(in_size)))  # (N, G, Cout_g * K, L)
+        col = col.reshape((n, g * cout_g) + tuple(ksize) + tuple(in_size))
+        y = col2im(col, stride, pad, dilate, outsize)
+    if b is not None:
+        y += b.reshape((1, g * cout_g) + (1,) * len(outsize))
+    return y.astype(x.dtype, copy=False)
+
+
+def _use_row_merged_col2im(
+    in_size: Sequence[int],
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> bool:
+    """Whether :func:`_deconv_row_merged` applies (unit stride on the last two axes)
+    and pays off (rows short enough for col2im's inner loops to dominate, padding
+    narrow enough that the extra columns cost little)."""
+    if len(in_size) < 2 or stride[-1] != 1 or stride[-2] != 1:
+        return False
+    width = pad[-1] + outsize[-1] + end_padding(outsize[-1], in_size[-1], ksize[-1], 1, pad[-1], dilate[-1])
+    return in_size[-1] <= 64 and width <= 1.25 * in_size[-1]
+
+
+def _deconv_row_merged(
+    x: Any,
+    w: Any,
+    g: int,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> Any:
+    """col2im with the last two axes merged into one (they must have unit stride).
+
+    ``x`` is widened to the padded output width ``Wp`` with zero columns; then, for
+    every kernel offset, the scattered block is one contiguous run of ``in_h * Wp``
+    elements of the flattened padded image, instead of ``in_h`` rows of ``in_w``.
+    The extra columns are zero, so whatever they add (into the next row) is zero.
+    ``w`` is ``(G, Cout_g * K, Cin_g)``.
+    """
+    xp = backend.get_array_module(x)
+    n, cin = x.shape[:2]
+    in_size = x.shape[2:]
+    cout = w.shape[1] // size(ksize) * g
+    after = [end_padding(o, i, k, s, p, d) for o, i, k, s, p, d in zip(outsize, in_size, ksize, stride, pad, dilate)]
+    padded = [p + o + a for p, o, a in zip(pad, outsize, after)]
+    wp = padded[-1]
+    # One more row below: the last run may reach (kw - 1) * dx elements past the image.
+    padded[-2] += 1
+    wide = xp.zeros((n, cin) + tuple(in_size[:-1]) + (wp,), x.dtype)
+    wide[..., : in_size[-1]] = x
+    run = in_size[-2] * wp
+    lead_size = size(in_size[:-2])
+    col = xp.matmul(w, wide.reshape(n, g, cin // g, lead_size * run))
+    col = col.reshape((n, cout) + tuple(ksize) + tuple(in_size[:-2]) + (run,))
+    img = xp.zeros((n, cout) + tuple(padded[:-2]) + (padded[-2] * wp,), x.dtype)
+    everything = (slice(None), slice(None))
+    for offset in itertools.product(*(range(k) for k in ksize)):
+        lead = tuple(
+            slice(j * d, j * d + s * (i - 1) + 1, s)
+            for j, d, s, i in zip(offset[:-2], dilate[:-2], stride[:-2], in_size[:-2])
+        )
+        start = offset[-2] * dilate[-2] * wp + offset[-1] * dilate[-1]
+        img[everything + lead + (slice(start, start + run),)] += col[everything + offset]
+    img = img.reshape((n, cout) + tuple(padded[:-1]) + (wp,))
+    crop = img[everything + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
+    return xp.ascontiguousarray(crop)
+
+
+# Below this many kernel elements per group, conv_grad_weight sums per-image products.
+_SMALL_KERNEL_GRADIENT = 4096
+
+
+def conv_grad_weight(
+    x: Any,
+    gy: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    groups: int,
+    w_dtype: Any,
+) -> Any:
+    """Gradient of a convolution with respect to its kernel: ``gW[o, c, k] =
+    sum_{n, l} gy[n, o, l] * col(x)[n, c, k, l]``, one GEMM contracting over batch and
+    positions. Returns ``(O, C // groups, *ksize)`` in ``w_dtype``."""
+    xp = backend.get_array_module(x)
+    dtype = compute_dtype(x.dtype, gy.dtype)
+    n, c = x.shape[:2]
+    o = gy.shape[1]
+    outsize = gy.shape[2:]
+    nd = len(outsize)
+    g = groups
+    kdim = (c // g) * size(ksize)
+    lsize = size(outsize)
+    view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
+    gy = gy.astype(dtype, copy=False)
+    og = o // g
+    if og * kdim < _SMALL_KERNEL_GRADIENT:
+        # A small kernel (e.g. a first layer on RGB input): one product per image and a
+        # sum beats transposing the large gy for a single GEMM with a tiny output.
+        col = view.reshape(n, g, kdim, lsize)
+        gW = xp.matmul(gy.reshape(n, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
+    else:
+        # Bring the contracted axes (batch, positions) together at the end of both
+        # operands, so the product is a single GEMM with a long inner dimension.
+        axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
+        col_t = view.transpose(axes).reshape(g, kdim, n * lsize)
+        gy_t = gy.reshape(n, g, og, lsize).transpose(1, 2, 0, 3).reshape(g, og, n * lsize)
+        gW = xp.matmul(gy_t, col_t.swapaxes(1, 2))
+    return gW.reshape((o, c // g) + tuple(ksize)).astype(w_dtype, copy=False)

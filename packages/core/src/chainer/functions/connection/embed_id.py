@@ -1,0 +1,109 @@
+"""Embedding lookup (a linear function of one-hot vectors)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy
+
+from chainer import backend, function_node, variable
+from chainer.utils import type_check
+
+
+def _scatter_add_rows(target: Any, rows: Any, values: Any) -> None:
+    xp = backend.get_array_module(target)
+    if xp is numpy:
+        numpy.add.at(target, rows, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(target, rows, values)
+
+
+class EmbedIDFunction(function_node.FunctionNode):
+    """``y[..., :] = W[x[...], :]`` (zero where ``x == ignore_label``)."""
+
+    def __init__(self, ignore_label: int | None = None) -> None:
+        self.ignore_label = ignore_label
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x", "W"))
+        x_type, w_type = in_types
+        type_check.expect(x_type.dtype.kind == "i", x_type.ndim >= 1, w_type.dtype.kind == "f", w_type.ndim == 2)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        x, W = inputs
+        self._w_shape = W.shape
+        xp = backend.get_array_module(x)
+        valid = None
+        if self.ignore_label is not None:
+            valid = x != self.ignore_label
+            x = xp.where(valid, x, 0)
+        if x.size:
+            low, high = int(x.min()), int(x.max())
+            if low < 0 or high >= len(W):
+                ignored = "" if self.ignore_label is None else f" (other than ignore_label={self.ignore_label})"
+                raise ValueError(
+                    f"{self.label}: every id in x{ignored} must satisfy 0 <= x < len(W) = {len(W)}; "
+                    f"got ids in [{low}, {high}]"
+                )
+        y = W.take(x, axis=0)
+        if valid is not None:
+            y[~valid] = 0
+        self._valid = valid
+        return (y,)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        return (None, EmbedIDGrad(x.array, self._w_shape, self.ignore_label).apply(grad_outputs)[0])
+
+
+class EmbedIDGrad(function_node.FunctionNode):
+    """Scatter-add the output gradient rows into ``W``'s rows (repeated ids add up)."""
+
+    def __init__(self, x: Any, w_shape: tuple[int, ...], ignore_label: int | None) -> None:
+        self.x = x
+        self.w_shape = w_shape
+        self.ignore_label = ignore_label
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (gy,) = inputs
+        xp = backend.get_array_module(gy)
+        gW = xp.zeros(self.w_shape, gy.dtype)
+        ids = self.x.ravel()
+        rows = gy.reshape(ids.size, self.w_shape[1])
+        if self.ignore_label is not None:
+            keep = ids != self.ignore_label
+            ids, rows = ids[keep], rows[keep]
+        _scatter_add_rows(gW, ids, rows)
+        return (gW,)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (embed_id(self.x, grad_outputs[0], self.ignore_label),)
+
+
+def embed_id(x: Any, W: Any, ignore_label: int | None = None) -> variable.Variable:
+    """Embedding: the rows of ``W`` picked by the integer ids in ``x``.
+
+    Equivalent to ``one_hot(x) @ W`` but without building one-hot vectors.
+
+    Args:
+        x: Integer ids of any shape ``S`` (a Variable or an array; not differentiable).
+        W: Embedding matrix ``(n_vocab, n_units)``.
+        ignore_label: Ids equal to this value give zero vectors (and no gradient).
+
+    Returns:
+        Output of shape ``S + (n_units,)``.
+
+    Example:
+        >>> W = np.array([[0., 1.], [2., 3.], [4., 5.]], 'f')
+        >>> F.embed_id(np.array([2, 0, -1], 'i'), W, ignore_label=-1).array
+        array([[4., 5.],
+               [0., 1.],
+               [0., 0.]], dtype=float32)
+    """
+    return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]
+
+
+__all__ = ["embed_id"]

@@ -1,0 +1,60 @@
+"""RoIAlign with average pooling of the bilinear samples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import backend, variable
+from chainer.functions.pooling import _roi
+
+
+def roi_average_align_2d(
+    x: Any,
+    rois: Any,
+    roi_indices: Any,
+    outsize: int | tuple[int, int],
+    spatial_scale: float,
+    sampling_ratio: int | tuple[int, int] | None = None,
+) -> variable.Variable:
+    """Region of interest (RoI) align with averaging (He et al., Mask R-CNN).
+
+    Each RoI ``(y_min, x_min, y_max, x_max)``, scaled by ``spatial_scale`` and at least
+    one pixel high and wide, is split into ``out_h x out_w`` bins; each bin averages
+    ``sampling_ratio`` (per axis; by default ``ceil(bin size)``) regularly spaced
+    samples, each read from ``x`` by bilinear interpolation. Samples more than one
+    pixel outside the image count as zero; the others are clamped to the border.
+
+    Args:
+        x: Input ``(N, C, H, W)``.
+        rois: Boxes ``(R, 4)`` as ``(y_min, x_min, y_max, x_max)`` in input-image pixels.
+        roi_indices: Integer ``(R,)``: the batch index of each RoI.
+        outsize: ``o`` or ``(out_h, out_w)``.
+        spatial_scale: Factor from image to ``x`` coordinates (e.g. ``1 / 16``).
+        sampling_ratio: Samples per bin along each axis (an int or a pair), or None.
+
+    Returns:
+        Output ``(R, C, out_h, out_w)``. Differentiable with respect to ``x``.
+
+    Example:
+        >>> x = np.arange(16, dtype='f').reshape(1, 1, 4, 4)
+        >>> rois = np.array([[0., 0., 4., 4.]], 'f')
+        >>> F.roi_average_align_2d(x, rois, np.array([0], 'i'), 2, 1.0, 2).shape
+        (1, 1, 2, 2)
+    """
+    where = "chainer.functions.roi_average_align_2d"
+    label = "ROIAverageAlign2D"
+    x = variable.as_variable(x)
+    rois, roi_indices = _roi.as_array(rois), _roi.as_array(roi_indices)
+    _roi.check_inputs(x.array, rois, roi_indices, label)
+    oh, ow = _roi.outsize_pair(outsize, where)
+    scale = _roi.check_scale(spatial_scale, where)
+    ratio = _roi.sampling_pair(sampling_ratio, where)
+    xp = backend.get_array_module(x.array)
+    index, weight, _, counts = _roi.align_samples(rois, roi_indices, x.shape, (oh, ow), scale, ratio, xp)
+    m, samples, taps = index.shape
+    weight = (weight / counts[:, None, None]).reshape(m, samples * taps).astype(_roi.K.compute_dtype(x.dtype))
+    node = _roi.PixelGather(index.reshape(m, samples * taps), weight, (len(rois), oh, ow), label)
+    return node.apply((x,))[0]
+
+
+__all__ = ["roi_average_align_2d"]

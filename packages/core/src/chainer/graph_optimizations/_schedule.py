@@ -1,0 +1,512 @@
+"""Recording the functions a static chain applies, and replaying them.
+
+The first call of a static chain runs its define-by-run code while a recorder (a
+function hook) notes every top-level :class:`~chainer.FunctionNode` application: the
+node's class, its state *before* forward ran (what its constructor set up), where each
+input came from, and the arrays it produced. Later calls replay that list: each step
+builds a fresh node from the saved state and applies it to the current inputs. Nothing
+of the Python code around the functions runs again (wrappers, argument checks, link
+dispatch, type checks), while every node still goes through
+:meth:`FunctionNode.apply`, so outputs, graph and gradients are those define-by-run
+would produce, and hooks, debug mode and double backprop behave as usual.
+
+Where a step's input comes from is one of: an argument of the chain (as passed, or
+its array), an output of an earlier step (its variable, or its array when the code
+passed the array itself), or an outside variable bound by identity (parameters, and
+constants created by the define-by-run code).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy
+
+from chainer import configuration, function, function_hook, function_node, variable
+
+_new = object.__new__
+_Variable = variable.Variable
+
+
+def _snapshot(node: function_node.FunctionNode) -> Callable[[bool], function_node.FunctionNode]:
+    """A factory of fresh nodes in the state ``node`` has now (before its forward).
+
+    The factory takes ``check_types``: when false the new node skips its type check,
+    which passed when the schedule was recorded for these very shapes and dtypes.
+    """
+    cls = type(node)
+    state = dict(node.__dict__)
+    if isinstance(node, function.FunctionAdapter):
+        # An old-style Function keeps per-call state in itself: each replay needs its own.
+        old = node._function
+        old_cls, old_state = type(old), dict(old.__dict__)
+
+        def make_adapter(check_types: bool) -> function_node.FunctionNode:
+            fresh = _new(cls)
+            fresh.__dict__.update(state)
+            fn = _new(old_cls)
+            fn.__dict__.update(old_state)
+            fn._node = fresh
+            fresh._function = fn
+            if not check_types:
+                fresh._has_type_check = False
+            return fresh
+
+        return make_adapter
+    fast_state = dict(state, _has_type_check=False)
+
+    def make(check_types: bool) -> function_node.FunctionNode:
+        fresh = _new(cls)
+        fresh.__dict__.update(state if check_types else fast_state)
+        return fresh
+
+    return make
+
+
+_ndarray = numpy.ndarray
+_output_variable = function_node._output_variable
+_output_node = function_node._output_node
+
+
+def _replay_apply(node: function_node.FunctionNode, ins: list[Any], enable_backprop: bool) -> list[Any]:
+    """:meth:`FunctionNode.apply` without what a replay does not need.
+
+    The type check passed when the schedule was recorded for these shapes, dtypes and
+    devices; no hook is active and debug mode is off (the replay checks both and uses
+    ``apply`` otherwise). The graph built is the one ``apply`` builds.
+    """
+    in_data = []
+    requires_grad = False
+    for x in ins:
+        if isinstance(x, _Variable):
+            in_data.append(x._array)
+            if x._requires_grad:
+                requires_grad = True
+        else:
+            in_data.append(x)
+    in_data_t = tuple(in_data)
+    try:
+        outputs = node.forward(in_data_t)
+    except Exception as exc:
+        exc.add_note(f"(raised in the forward of {node.label}, replayed by chainer.static_graph)")
+        raise
+    if type(outputs) is not tuple:
+        raise TypeError(f"{node.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
+    for y in outputs:
+        if type(y) is not _ndarray:
+            outputs = node._normalize_outputs(outputs)
+            break
+    if not (requires_grad and enable_backprop):
+        return [_output_variable(y, requires_grad) for y in outputs]
+    rank = 0
+    input_nodes = []
+    for x in ins:
+        if not isinstance(x, _Variable):
+            x = _Variable(x, requires_grad=False)
+        var_node = x._node or x.node
+        if var_node.rank > rank:
+            rank = var_node.rank
+        input_nodes.append(var_node)
+    node.rank = rank
+    node.inputs = inputs = tuple(input_nodes)
+    ret = []
+    for y in outputs:
+        var = _output_variable(y, True)
+        _output_node(var, y, node, rank + 1)
+        ret.append(var)
+    node.outputs = tuple([weakref.ref(v._node) for v in ret])
+    retain = node._input_indexes_to_retain
+    if retain is not None:
+        for i in retain:
+            inputs[i].data = in_data_t[i]
+    retain = node._output_indexes_to_retain
+    if retain is not None:
+        kept = []
+        for i in retain:
+            ret[i]._node.data = outputs[i]
+            kept.append(outputs[i])
+        node._retained_output_data = tuple(kept)
+    return ret
+
+
+class _Ref:
+    """Where a value of the schedule comes from (used while recording)."""
+
+    __slots__ = ("as_array", "index")
+
+    def __init__(self, index: int, as_array: bool) -> None:
+        self.index = index
+        self.as_array = as_array
+
+
+class Step:
+    """One entry of a schedule: a function application or a ``static_code`` call."""
+
+    __slots__ = ("code", "inputs", "label", "make", "n_outputs", "plain", "raw_inputs", "release", "structure")
+
+    def __init__(self, label: str, make: Any, inputs: tuple[int, ...], raw_inputs: tuple[int, ...], n_outputs: int):
+        self.label = label
+        self.make = make
+        self.inputs = inputs  # table indexes
+        self.raw_inputs = raw_inputs  # positions (in inputs) passed as arrays rather than variables
+        self.n_outputs = n_outputs
+        self.code: Any = None
+        self.structure: Any = None
+        # Whether the node can take the lean replay path (no hooks of its own).
+        self.plain = True
+        # Table entries last used by this step, dropped after it (as define-by-run drops
+        # intermediate variables nobody holds).
+        self.release: tuple[int, ...] = ()
+
+
+class Recorder(function_hook.FunctionHook):
+    """Function hook that turns one define-by-run call into a :class:`StaticScheduleFunction`."""
+
+    name = "_StaticGraphRecorder"
+
+    def __init__(self, arg_leaves: list[Any]) -> None:
+        # The value table of the schedule: outside variables first (filled as they are
+        # met), then the chain's arguments, then step outputs. While recording, outside
+        # variables get negative provisional indexes.
+        self._externals: list[Any] = []
+        self._external_index: dict[int, int] = {}
+        self._n_args = len(arg_leaves)
+        # Variables that are values of the table themselves: arguments and what
+        # static_code functions returned.
+        self._var_index: dict[int, int] = {}
+        self._array_source: dict[int, int] = {}
+        self._keep: list[Any] = []  # holds recorded arrays so that their ids stay unique
+        self._output_creator: dict[int, Any] = {}  # table index -> function that made it
+        self._next = self._n_args
+        self.steps: list[Step] = []
+        self.unsupported: str | None = None
+        self._depth = 0
+        self._pending: Any = None
+        self._rng_mark: Any = None
+        for i, leaf in enumerate(arg_leaves):
+            if isinstance(leaf, _Variable):
+                self._var_index[id(leaf)] = i
+                array = leaf._array
+            else:
+                array = leaf
+            if array is not None and id(array) not in self._array_source:
+                self._array_source[id(array)] = i
+                self._keep.append(array)
+
+    # -- random numbers drawn outside FunctionNode.forward would be frozen by a replay ---
+
+    def mark_rng(self) -> None:
+        self._rng_mark = numpy.random.get_state(legacy=False)
+
+    def check_rng(self, where: str) -> None:
+        if self.unsupported is not None or self._rng_mark is None:
+            return
+        now = numpy.random.get_state(legacy=False)
+        mark = self._rng_mark
+        if now["state"]["pos"] != mark["state"]["pos"] or not numpy.array_equal(
+            now["state"]["key"], mark["state"]["key"]
+        ):
+            self.unsupported = (
+                f"random numbers were drawn outside of a FunctionNode.forward ({where}); a replay would reuse them"
+            )
+
+    # -- hook callbacks -----------------------------------------------------------------------
+
+    def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+        if self._depth == 0:
+            self.check_rng(f"before {function.label}")
+            self._pending = (function, _snapshot(function), not function._local_function_hooks)
+        self._depth += 1
+
+    def forward_postprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
+        self._depth -= 1
+
+    def backward_preprocess(self, function: Any, in_data: tuple[Any, ...], out_grad: tuple[Any, ...]) -> None:
+        if self.unsupported is None:
+            self.unsupported = "backpropagation ran inside the static chain"
+
+    def _observe_apply(self, function: Any, input_vars: list[Any], outputs: tuple[Any, ...]) -> None:
+        if self._depth != 0:
+            return
+        pending, make, plain = self._pending
+        self._pending = None
+        if pending is not function:  # cannot happen unless a hook misbehaves
+            self.unsupported = f"could not follow the application of {function.label}"
+            return
+        refs = [self._ref_of_variable(v) for v in input_vars]
+        first = self._next
+        for j, y in enumerate(outputs):
+            self._array_source[id(y)] = first + j
+            self._output_creator[first + j] = function
+            self._keep.append(y)
+        self._next += len(outputs)
+        step = self._add_step(function.label, make, refs, len(outputs))
+        step.plain = plain
+        self._keep.append(function)
+        self.mark_rng()
+
+    def _add_step(self, label: str, make: Any, refs: list[_Ref], n_outputs: int) -> Step:
+        step = Step(
+            label,
+            make,
+            tuple(r.index for r in refs),
+            tuple(i for i, r in enumerate(refs) if r.as_array),
+            n_outputs,
+        )
+        self.steps.append(step)
+        return step
+
+    # -- where a value comes from -----------------------------------------------------------
+
+    def _ref_of_variable(self, v: Any) -> _Ref:
+        if not isinstance(v, _Variable):
+            return self._ref_of_array(v)
+        index = self._var_index.get(id(v))
+        if index is not None:
+            return _Ref(index, False)
+        source = self._array_source.get(id(v._array))
+        if source is not None:
+            creator = self._output_creator.get(source)
+            if creator is not None:
+                # The output variable itself, or (when the graph was recorded but this
+                # variable is not part of it) a new variable around its array.
+                if creator.inputs is None or v.creator_node is creator:
+                    return _Ref(source, False)
+                return _Ref(source, True)
+            return _Ref(source, True)  # a new variable around an argument's array
+        return self._external(v)
+
+    def _ref_of_array(self, a: Any) -> _Ref:
+        source = self._array_source.get(id(a))
+        if source is not None:
+            return _Ref(source, True)
+        return self._external(a)
+
+    def _external(self, value: Any) -> _Ref:
+        index = self._external_index.get(id(value))
+        if index is None:
+            self._externals.append(value)
+            index = -len(self._externals)
+            self._external_index[id(value)] = index
+        return _Ref(index, False)
+
+    # -- static_code ------------------------------------------------------------------------------
+
+    def record_code(self, func: Any, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any) -> None:
+        """Record a call of a ``static_code`` function, replayed as is."""
+        leaves: list[Any] = []
+        structure = _flatten((args, kwargs), leaves, arrays_only=True)
+        refs = [self._ref_of_variable(v) for v in leaves]
+        out_leaves: list[Any] = []
+        out_structure = _flatten(result, out_leaves, arrays_only=True)
+        first = self._next
+        for j, y in enumerate(out_leaves):
+            if isinstance(y, _Variable):
+                self._var_index[id(y)] = first + j
+                array = y._array
+            else:
+                array = y
+            self._array_source[id(array)] = first + j
+            self._keep.append(array)
+        self._next += len(out_leaves)
+        step = self._add_step(getattr(func, "__qualname__", repr(func)), None, refs, len(out_leaves))
+        step.code = func
+        step.structure = (structure, out_structure)
+        self._keep.append(result)
+
+    # -- the result -------------------------------------------------------------------------------
+
+    def build(self, outputs: Any, owner: str) -> StaticScheduleFunction:
+        leaves: list[Any] = []
+        structure = _flatten(outputs, leaves, arrays_only=True)
+        refs = [self._ref_of_variable(v) for v in leaves]
+        n_ext = len(self._externals)
+
+        def place(index: int) -> int:
+            # Outside values go first in the table: -1 -> 0, -2 -> 1, ...; the rest shift.
+            return -index - 1 if index < 0 else index + n_ext
+
+        for step in self.steps:
+            step.inputs = tuple(place(i) for i in step.inputs)
+        outs = tuple((place(r.index), r.as_array) for r in refs)
+        first_output = n_ext + self._n_args
+        last_use: dict[int, int] = {}
+        for k, step in enumerate(self.steps):
+            for i in step.inputs:
+                if i >= first_output:
+                    last_use[i] = k
+        returned = {i for i, _ in outs}
+        for index, k in last_use.items():
+            if index not in returned:
+                self.steps[k].release += (index,)
+        return StaticScheduleFunction(owner, self._externals, self._n_args, self.steps, structure, outs)
+
+
+_ARRAY_TYPES: tuple[type, ...] = (numpy.ndarray,)
+
+
+def _is_array(x: Any) -> bool:
+    if isinstance(x, _ARRAY_TYPES):
+        return True
+    module = type(x).__module__
+    return module.startswith("cupy") and hasattr(x, "shape")
+
+
+def _flatten(obj: Any, leaves: list[Any], arrays_only: bool) -> Any:
+    """Structure of ``obj`` with variables and arrays taken out into ``leaves``
+    (lists, tuples and dicts are traversed). Other values stay in the structure."""
+    if isinstance(obj, _Variable) or _is_array(obj):
+        leaves.append(obj)
+        return _LEAF
+    if isinstance(obj, (list, tuple)):
+        return (type(obj), tuple(_flatten(o, leaves, arrays_only) for o in obj))
+    if isinstance(obj, dict):
+        return (dict, tuple((k, _flatten(v, leaves, arrays_only)) for k, v in obj.items()))
+    return (_CONST, obj)
+
+
+_LEAF = object()
+_CONST = object()
+
+
+def _unflatten(structure: Any, leaves: Iterator[Any]) -> Any:
+    if structure is _LEAF:
+        return next(leaves)
+    kind, content = structure
+    if kind is _CONST:
+        return content
+    if kind is dict:
+        return {k: _unflatten(v, leaves) for k, v in content}
+    items = [_unflatten(s, leaves) for s in content]
+    if kind is list:
+        return items
+    if kind is tuple:
+        return tuple(items)
+    return kind(*items) if hasattr(kind, "_fields") else kind(items)
+
+
+class StaticScheduleFunction:
+    """A recorded static schedule of a static chain, and its replay (:meth:`forward`).
+
+    Attributes:
+        steps: The recorded :class:`Step` s, in order (function applications and
+            ``static_code`` calls).
+        owner: Which chain method the schedule was recorded from.
+
+    To debug a replay, step through :meth:`forward`; :meth:`describe` lists the schedule.
+    """
+
+    def __init__(
+        self,
+        owner: str,
+        externals: list[Any],
+        n_args: int,
+        steps: list[Step],
+        out_structure: Any,
+        outputs: tuple[tuple[int, bool], ...],
+    ) -> None:
+        self.owner = owner
+        self.steps = steps
+        self._externals = externals
+        self._n_args = n_args
+        self._out_structure = out_structure
+        self._outputs = outputs
+        # Replays reuse the schedule only while the outside arrays keep the device,
+        # shape and dtype they had when it was recorded (usually they are the very same
+        # arrays, updated in place).
+        self._external_meta = [[v, v._array, _meta(v)] for v in externals if isinstance(v, _Variable)]
+        self.n_replays = 0
+
+    def is_valid(self) -> bool:
+        """Whether the parameters and other outside variables still match the recording."""
+        for entry in self._external_meta:
+            v, array, meta = entry
+            if v._array is not array:
+                if _meta(v) != meta:
+                    return False
+                entry[1] = v._array
+        return True
+
+    def forward(self, args: list[Any]) -> Any:
+        """Replay the schedule on the flattened arguments ``args`` of the chain."""
+        flags = configuration.hot_flags()
+        debug = flags.debug
+        # Hooks and debug mode see the full FunctionNode.apply; otherwise the lean path.
+        lean = not (debug or function_hook._state.function_hooks)
+        enable_backprop = flags.enable_backprop
+        table = self._externals + args
+        extend = table.extend
+        as_array = variable.as_array
+        for step in self.steps:
+            ins = [table[i] for i in step.inputs]
+            for i in step.raw_inputs:
+                ins[i] = as_array(ins[i])
+            if step.code is not None:
+                extend(_run_code(step, ins))
+            elif lean and step.plain:
+                extend(_replay_apply(step.make(False), ins, enable_backprop))
+            else:
+                extend(step.make(debug).apply(ins))
+            del ins
+            for i in step.release:
+                table[i] = None
+        self.n_replays += 1
+        results = [as_array(table[i]) if raw else table[i] for i, raw in self._outputs]
+        return _unflatten(self._out_structure, iter(results))
+
+    def describe(self) -> str:
+        """The schedule as text, one step per line."""
+        n_ext = len(self._externals)
+
+        def name(i: int) -> str:
+            if i < n_ext:
+                v = self._externals[i]
+                label = getattr(v, "name", None)
+                return f"external:{label}" if label else f"external{i}"
+            i -= n_ext
+            if i < self._n_args:
+                return f"arg{i}"
+            return f"v{i - self._n_args}"
+
+        lines = [f"static schedule of {self.owner}: {len(self.steps)} steps"]
+        produced = n_ext + self._n_args
+        for k, step in enumerate(self.steps):
+            ins = ", ".join(name(i) + (".array" if j in step.raw_inputs else "") for j, i in enumerate(step.inputs))
+            outs = ", ".join(name(produced + j) for j in range(step.n_outputs))
+            produced += step.n_outputs
+            kind = "static_code " if step.code is not None else ""
+            lines.append(f"  #{k} {kind}{step.label}({ins}) -> ({outs})")
+        lines.append("  returns " + ", ".join(name(i) for i, _ in self._outputs))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<StaticScheduleFunction of {self.owner}: {len(self.steps)} steps, {self.n_replays} replays>"
+
+
+def _meta(v: Any) -> Any:
+    array = v._array
+    if array is None:
+        return None
+    return (type(array), array.shape, array.dtype)
+
+
+def _run_code(step: Step, ins: list[Any]) -> list[Any]:
+    in_structure, out_structure = step.structure
+    args, kwargs = _unflatten(in_structure, iter(ins))
+    result = step.code(*args, **kwargs)
+    leaves: list[Any] = []
+    _flatten(result, leaves, arrays_only=True)
+    if len(leaves) != step.n_outputs:
+        raise RuntimeError(
+            f"static_code {step.label} returned {len(leaves)} arrays or variables in a replay but "
+            f"{step.n_outputs} when the schedule was recorded"
+        )
+    return leaves
+
+
+def current_recorder() -> Recorder | None:
+    """The recorder active in this thread (the function hook registry is per thread)."""
+    hook = function_hook._state.function_hooks.get(Recorder.name)
+    return hook if isinstance(hook, Recorder) else None

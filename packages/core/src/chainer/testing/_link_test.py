@@ -1,0 +1,312 @@
+"""The test harnesses of links: forward against a reference, backward against numerical
+gradients (inputs and parameters), and parameter initialisation."""
+
+from __future__ import annotations
+
+import unittest
+from collections.abc import Sequence
+from typing import Any
+
+import numpy
+
+from chainer import backend, gradient_check, initializer, link, variable
+from chainer.testing import array as array_module
+from chainer.testing import function_link
+
+_MAX_DODGE_RETRIES = 10
+
+
+class LinkTestFailure(AssertionError):
+    """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
+
+
+def _as_tuple(x: Any, where: str) -> tuple[Any, ...]:
+    if isinstance(x, tuple):
+        return x
+    if isinstance(x, list):
+        return tuple(x)
+    raise TypeError(f"{where} must return a tuple, got {type(x).__name__}")
+
+
+class _LinkTestBase(unittest.TestCase):
+    backend_config: Any = None
+    param_names: Sequence[str] = ()
+    contiguous: str | None = None
+
+    def before_test(self, test_name: str) -> None:
+        """Called before each check with its name (to skip or adjust per check)."""
+
+    def create_link(self, initializers: tuple[Any, ...]) -> link.Link:
+        """The link to test, built with ``initializers`` (one per name of ``param_names``)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement create_link()")
+
+    def generate_inputs(self) -> tuple[Any, ...]:
+        """Input arrays (NumPy) of the link."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_inputs()")
+
+    def forward(self, link: link.Link, inputs: tuple[Any, ...], device: backend.Device) -> tuple[Any, ...]:
+        """Apply ``link`` to ``inputs`` (variables on ``device``); return a tuple of output
+        variables. The default calls ``link(*inputs)``."""
+        outputs = link(*inputs)
+        return outputs if isinstance(outputs, tuple) else (outputs,)
+
+    def _make_link(self, initializers: tuple[Any, ...]) -> link.Link:
+        made = self.create_link(initializers)
+        if not isinstance(made, link.Link):
+            raise TypeError(f"create_link() must return a chainer.Link, got {type(made).__name__}")
+        return made
+
+    def _inputs(self) -> tuple[Any, ...]:
+        inputs = _as_tuple(self.generate_inputs(), "generate_inputs()")
+        for i, x in enumerate(inputs):
+            if not isinstance(x, numpy.ndarray):
+                raise TypeError(f"generate_inputs() must return NumPy arrays; input {i} is a {type(x).__name__}")
+        return inputs
+
+    def _to_device(self, arrays: tuple[Any, ...], backend_config: Any) -> tuple[Any, ...]:
+        result = []
+        for x in arrays:
+            if x is not None and self.contiguous is None and isinstance(x, numpy.ndarray):
+                x = function_link._noncontiguous(x)
+            result.append(None if x is None else backend_config.get_array(x))
+        return tuple(result)
+
+    def _forward(self, link: link.Link, inputs: tuple[Any, ...], backend_config: Any) -> tuple[Any, ...]:
+        xs = tuple(variable.Variable(x, requires_grad=x.dtype.kind == "f") for x in inputs)
+        outputs = _as_tuple(self.forward(link, xs, backend_config.device), "forward()")
+        for i, y in enumerate(outputs):
+            if not isinstance(y, variable.Variable):
+                raise TypeError(f"forward() must return Variables; output {i} is a {type(y).__name__}")
+        return outputs
+
+    def _param(self, link: link.Link, name: str) -> variable.Variable:
+        param = getattr(link, name, None)
+        if not isinstance(param, variable.Variable):
+            raise TypeError(f"param_names lists {name!r}, but the link has no parameter of that name")
+        return param
+
+
+class LinkTestCase(_LinkTestBase):
+    """A base class for link forward and backward test cases.
+
+    A subclass implements :meth:`generate_params`, :meth:`create_link`,
+    :meth:`generate_inputs` and :meth:`forward_expected` (and :meth:`forward` when the
+    link is not called as ``link(*inputs)``), lists the parameters to differentiate in
+    ``param_names``, and is decorated with
+    :func:`~chainer.testing.inject_backend_tests`. It gets ``test_forward`` (outputs
+    against :meth:`forward_expected`) and ``test_backward``
+    (:func:`~chainer.gradient_check.check_backward` with respect to the inputs and the
+    parameters) on each backend.
+
+    The link is created on the CPU; :meth:`forward_expected` receives a copy of it
+    taken before the tested forward ran (so its parameters must be initialised by
+    :meth:`create_link`), and the link itself is sent to the tested device.
+
+    Attributes:
+        param_names: Names of the link's parameters checked by ``test_backward``.
+        check_forward_options: ``atol``/``rtol`` for the forward comparison.
+        check_backward_options: Options for ``check_backward``.
+        skip_forward_test, skip_backward_test: Skip a check.
+        dodge_nondifferentiable: Regenerate inputs when they fall on a point where the
+            link is not differentiable.
+        numerical_grad_dtype: dtype in which numerical gradients are computed.
+        contiguous: ``'C'`` for C-contiguous inputs; ``None`` (default) also feeds
+            strided copies.
+
+    Example:
+        >>> @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+        ... class TestScale(testing.LinkTestCase):
+        ...     param_names = ('W',)
+        ...     def generate_params(self):
+        ...         return (np.random.uniform(-1, 1, 3).astype('f'),)
+        ...     def create_link(self, initializers):
+        ...         return MyScale(initializers[0])  # doctest: +SKIP
+        ...     def generate_inputs(self):
+        ...         return (np.random.uniform(-1, 1, (2, 3)).astype('f'),)
+        ...     def forward_expected(self, link, inputs):
+        ...         return (inputs[0] * link.W.array,)
+    """
+
+    check_forward_options: dict[str, Any] | None = None
+    check_backward_options: dict[str, Any] | None = None
+    skip_forward_test = False
+    skip_backward_test = False
+    dodge_nondifferentiable = False
+    numerical_grad_dtype: Any = numpy.float64
+
+    def generate_params(self) -> tuple[Any, ...]:
+        """Initial values of the parameters (arrays, scalars or initializers), in the
+        order of ``param_names``; passed to :meth:`create_link`."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
+
+    def forward_expected(self, link: link.Link, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The expected outputs (NumPy arrays) of the CPU ``link`` on the NumPy ``inputs``,
+        computed independently of the link's implementation."""
+        raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
+
+    def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Output gradients for the backward check (standard normal by default)."""
+        return tuple(
+            None if y is None else numpy.random.standard_normal(y.shape).astype(y.dtype) for y in outputs_template
+        )
+
+    def _create(self) -> link.Link:
+        return self._make_link(_as_tuple(self.generate_params(), "generate_params()"))
+
+    def test_forward(self, backend_config: Any) -> None:
+        self.backend_config = backend_config
+        self.before_test("test_forward")
+        if self.skip_forward_test:
+            raise unittest.SkipTest("skip_forward_test is set")
+        made = self._create()
+        inputs = self._inputs()
+        reference = made.copy(mode="copy")
+        reference.to_device(backend.cpu())
+        expected = _as_tuple(self.forward_expected(reference, tuple(x.copy() for x in inputs)), "forward_expected()")
+        made.to_device(backend_config.device)
+        outputs = self._forward(made, self._to_device(inputs, backend_config), backend_config)
+        if len(outputs) != len(expected):
+            raise LinkTestFailure(f"forward() returned {len(outputs)} outputs but forward_expected() {len(expected)}")
+        options = self.check_forward_options or {}
+        for i, (y, e) in enumerate(zip(outputs, expected)):
+            e = numpy.asarray(e)
+            if not backend_config.device.is_array_supported(y.array):
+                raise LinkTestFailure(f"output {i} is not on {backend_config.device}: {type(y.array).__name__}")
+            if y.dtype != e.dtype:
+                raise LinkTestFailure(f"output {i} has dtype {y.dtype}, expected {e.dtype}")
+            if y.shape != e.shape:
+                raise LinkTestFailure(f"output {i} has shape {y.shape}, expected {e.shape}")
+            try:
+                array_module.assert_allclose(y.array, e, **options)
+            except AssertionError as exc:
+                raise LinkTestFailure(f"forward output {i} differs from forward_expected():\n{exc}") from None
+
+    def test_backward(self, backend_config: Any) -> None:
+        self.backend_config = backend_config
+        self.before_test("test_backward")
+        if self.skip_backward_test:
+            raise unittest.SkipTest("skip_backward_test is set")
+        for _attempt in range(_MAX_DODGE_RETRIES):
+            made = self._create()
+            made.to_device(backend_config.device)
+            inputs = self._inputs()
+            device_inputs = self._to_device(inputs, backend_config)
+            outputs = self._forward(made, device_inputs, backend_config)
+            grad_outputs = self.generate_grad_outputs(tuple(backend.cpu().send(y.array) for y in outputs))
+            params = tuple(self._param(made, name) for name in self.param_names)
+
+            def f(*xs: Any, made: link.Link = made) -> tuple[Any, ...]:
+                return _as_tuple(self.forward(made, xs, backend_config.device), "forward()")
+
+            options = dict(self.check_backward_options or {})
+            options.setdefault("dtype", self.numerical_grad_dtype)
+            try:
+                gradient_check.check_backward(
+                    f,
+                    device_inputs,
+                    self._to_device(grad_outputs, backend_config),
+                    params=params,
+                    detect_nondifferentiable=self.dodge_nondifferentiable,
+                    **options,
+                )
+                return
+            except gradient_check.NondifferentiableError:
+                if not self.dodge_nondifferentiable:
+                    raise
+        raise LinkTestFailure(
+            f"could not find a differentiable point in {_MAX_DODGE_RETRIES} tries of generate_inputs()"
+        )
+
+
+class _RecordingInitializer(initializer.Initializer):
+    """Wraps an initializer and keeps a copy of what it filled, so that the test can
+    check that the link's parameter holds exactly that."""
+
+    def __init__(self, inner: initializer.Initializer) -> None:
+        super().__init__(inner.dtype)
+        self.inner = inner
+        self.filled: list[numpy.ndarray] = []
+
+    def __call__(self, array: Any) -> None:
+        self.inner(array)
+        self.filled.append(numpy.array(backend.cpu().send(array)))
+
+    def __repr__(self) -> str:
+        return repr(self.inner)
+
+
+class LinkInitializersTestCase(_LinkTestBase):
+    """A base class for link parameter initializer test cases.
+
+    A subclass implements :meth:`get_initializers`, :meth:`create_link` and
+    :meth:`generate_inputs` (and :meth:`forward` when the link is not called as
+    ``link(*inputs)``), lists the parameters in ``param_names``, and is decorated with
+    :func:`~chainer.testing.inject_backend_tests`. ``test_initializers`` then creates
+    the link once per initializer of each parameter (the other parameters take the
+    first of theirs), runs a forward (which initialises lazy parameters) and checks
+    that the parameter holds what the initializer specifies: the array itself, the
+    scalar everywhere, or exactly what the :class:`~chainer.Initializer` filled it with
+    (and its dtype, when the initializer has one).
+
+    Attributes:
+        param_names: Names of the link's parameters, in the order of
+            :meth:`get_initializers`.
+        check_initializers_options: ``atol``/``rtol`` of the comparisons.
+    """
+
+    check_initializers_options: dict[str, Any] | None = None
+
+    def get_initializers(self) -> tuple[Any, ...]:
+        """For each name of ``param_names``, an iterable of initializers to try
+        (arrays, scalars or :class:`~chainer.Initializer` s)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement get_initializers()")
+
+    def test_initializers(self, backend_config: Any) -> None:
+        self.backend_config = backend_config
+        self.before_test("test_initializers")
+        candidates = [list(c) for c in _as_tuple(self.get_initializers(), "get_initializers()")]
+        if len(candidates) != len(self.param_names):
+            raise TypeError(
+                f"get_initializers() gave {len(candidates)} lists of initializers for {len(self.param_names)} "
+                f"param_names"
+            )
+        for i, name in enumerate(self.param_names):
+            if not candidates[i]:
+                raise TypeError(f"get_initializers() gave no initializer for {name!r}")
+            for init in candidates[i]:
+                chosen = [c[0] for c in candidates]
+                chosen[i] = init
+                wrapped = tuple(
+                    _RecordingInitializer(c) if isinstance(c, initializer.Initializer) else c for c in chosen
+                )
+                made = self._make_link(wrapped)
+                made.to_device(backend_config.device)
+                self._forward(made, self._to_device(self._inputs(), backend_config), backend_config)
+                self._check_param(made, name, init, wrapped[i])
+
+    def _check_param(self, made: link.Link, name: str, init: Any, wrapped: Any) -> None:
+        param = self._param(made, name)
+        if param.array is None:
+            raise LinkTestFailure(f"parameter {name!r} is not initialized after a forward (initializer {init!r})")
+        actual = numpy.asarray(backend.cpu().send(param.array))
+        if isinstance(init, initializer.Initializer):
+            if not wrapped.filled:
+                raise LinkTestFailure(f"the link did not use the initializer {init!r} for {name!r}")
+            expected = wrapped.filled[-1]
+            if init.dtype is not None and actual.dtype != init.dtype:
+                raise LinkTestFailure(f"parameter {name!r} has dtype {actual.dtype}; the initializer asks {init.dtype}")
+        elif isinstance(init, numpy.ndarray) or hasattr(init, "__array__"):
+            expected = numpy.asarray(backend.cpu().send(init))
+        else:
+            expected = numpy.full(actual.shape, init, dtype=actual.dtype)
+        if expected.shape != actual.shape:
+            raise LinkTestFailure(
+                f"parameter {name!r} has shape {actual.shape}, its initializer {init!r} gives {expected.shape}"
+            )
+        try:
+            array_module.assert_allclose(actual, expected, **(self.check_initializers_options or {}))
+        except AssertionError as exc:
+            raise LinkTestFailure(f"parameter {name!r} is not what the initializer {init!r} gives:\n{exc}") from None
+
+
+__all__ = ["LinkInitializersTestCase", "LinkTestCase"]

@@ -1,0 +1,218 @@
+import itertools
+
+import numpy
+import pytest
+
+import chainer
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
+    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
+}
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
+    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
+}
+
+
+def naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all):
+    """Cross-correlation by explicit loops over output positions (float64)."""
+    x = x.astype(numpy.float64)
+    W = W.astype(numpy.float64)
+    nd = x.ndim - 2
+    n, c = x.shape[:2]
+    o = W.shape[0]
+    ksize = W.shape[2:]
+    outsize = []
+    for size, k, s, p, d in zip(x.shape[2:], ksize, stride, pad, dilate):
+        span = (k - 1) * d + 1
+        extra = s - 1 if cover_all else 0
+        outsize.append((size + 2 * p - span + extra) // s + 1)
+    padded = numpy.pad(x, [(0, 0), (0, 0)] + [(p, p + s) for p, s in zip(pad, stride)])
+    y = numpy.zeros((n, o) + tuple(outsize))
+    cg, og = c // groups, o // groups
+    for pos in itertools.product(*(range(m) for m in outsize)):
+        window = tuple(slice(i * s, i * s + (k - 1) * d + 1, d) for i, s, k, d in zip(pos, stride, ksize, dilate))
+        patch = padded[(slice(None), slice(None)) + window]
+        for g in range(groups):
+            part = patch[:, g * cg : (g + 1) * cg]
+            kernel = W[g * og : (g + 1) * og]
+            axes = tuple(range(1, nd + 2))
+            y[(slice(None), slice(g * og, (g + 1) * og)) + pos] = numpy.tensordot(part, kernel, (axes, axes))
+    if b is not None:
+        y += b.reshape((1, o) + (1,) * nd)
+    return y
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "case": [
+                {"x": (2, 4, 5, 4), "W": (3, 4, 3, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},
+                {"x": (2, 4, 5, 4), "W": (3, 4, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
+                {"x": (1, 4, 6, 5), "W": (2, 4, 2, 3), "stride": (2, 1), "pad": (1, 0), "dilate": 1, "groups": 1},
+                {"x": (2, 4, 6, 6), "W": (4, 2, 3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 2},
+                {"x": (1, 3, 7, 6), "W": (2, 3, 2, 2), "stride": 1, "pad": (0, 1), "dilate": (2, 3), "groups": 1},
+                {"x": (2, 6, 4, 4), "W": (6, 1, 2, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 6},
+                # rows of 10: the input gradient takes the row-merged scatter
+                {"x": (1, 2, 3, 10), "W": (2, 2, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
+            ],
+            "cover_all": [False, True],
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestConvolution2D(testing.FunctionTestCase):
+    def setUp(self):
+        case = self.case
+        self.stride, self.pad, self.dilate = case["stride"], case["pad"], case["dilate"]
+        self.groups = case["groups"]
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+
+    @property
+    def nobias(self):
+        # Half of the configurations run without bias.
+        return self.cover_all
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-1, 1, self.case["x"]).astype(self.dtype)
+        W = numpy.random.uniform(-1, 1, self.case["W"]).astype(self.dtype)
+        if self.nobias:
+            return x, W
+        return x, W, numpy.random.uniform(-1, 1, self.case["W"][0]).astype(self.dtype)
+
+    def forward(self, inputs, device):
+        x, W = inputs[:2]
+        b = inputs[2] if len(inputs) == 3 else None
+        y = F.convolution_2d(x, W, b, self.stride, self.pad, self.cover_all, dilate=self.dilate, groups=self.groups)
+        return (y,)
+
+    def forward_expected(self, inputs):
+        x, W = inputs[:2]
+        b = inputs[2] if len(inputs) == 3 else None
+        pair = lambda v: (v, v) if isinstance(v, int) else v
+        y = naive_convolution(
+            x, W, b, pair(self.stride), pair(self.pad), pair(self.dilate), self.groups, self.cover_all
+        )
+        return (y.astype(self.dtype),)
+
+
+def test_cover_all_adds_an_output_row():
+    x = numpy.ones((1, 1, 5, 5), numpy.float32)
+    W = numpy.ones((1, 1, 2, 2), numpy.float32)
+    assert F.convolution_2d(x, W, stride=2).shape == (1, 1, 2, 2)
+    y = F.convolution_2d(x, W, stride=2, cover_all=True)
+    assert y.shape == (1, 1, 3, 3)
+    # The last window sees one real row/column and padding.
+    numpy.testing.assert_array_equal(y.array[0, 0, 2], [2.0, 2.0, 1.0])
+
+
+def test_known_values():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    y = F.convolution_2d(x, numpy.ones((1, 1, 3, 3), numpy.float32))
+    numpy.testing.assert_array_equal(y.array, [[[[45.0, 54.0], [81.0, 90.0]]]])
+
+
+def test_mixed_precision_keeps_input_dtype():
+    x = numpy.ones((1, 2, 3, 3), numpy.float16)
+    W = numpy.ones((1, 2, 3, 3), numpy.float32)
+    y = F.convolution_2d(x, W)
+    assert y.dtype == numpy.float16
+    assert y.array[0, 0, 0, 0] == 18
+
+
+def test_rejects_wrong_ndim():
+    with pytest.raises(type_check.InvalidType, match=r"Convolution2DFunction[\s\S]*x.ndim == 4"):
+        F.convolution_2d(numpy.ones((2, 3, 4), numpy.float32), numpy.ones((1, 3, 2, 2), numpy.float32))
+
+
+def test_rejects_channel_mismatch():
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == W.shape\[1\]"):
+        F.convolution_2d(numpy.ones((1, 3, 4, 4), numpy.float32), numpy.ones((2, 2, 2, 2), numpy.float32))
+
+
+def test_rejects_groups_not_dividing_output_channels():
+    x = numpy.ones((1, 4, 4, 4), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"W.shape\[0\] % groups == 0"):
+        F.convolution_2d(x, numpy.ones((3, 2, 2, 2), numpy.float32), groups=2)
+
+
+def test_rejects_groups_not_dividing_input_channels():
+    x = numpy.ones((1, 3, 4, 4), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == W.shape\[1\] \* groups"):
+        F.convolution_2d(x, numpy.ones((2, 1, 2, 2), numpy.float32), groups=2)
+
+
+def test_rejects_bad_bias():
+    x = numpy.ones((1, 3, 4, 4), numpy.float32)
+    W = numpy.ones((2, 3, 2, 2), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r"b.shape\[0\] == W.shape\[0\]"):
+        F.convolution_2d(x, W, numpy.ones(3, numpy.float32))
+
+
+def test_rejects_integer_input():
+    with pytest.raises(type_check.InvalidType, match=r"x.dtype.kind == f"):
+        F.convolution_2d(numpy.ones((1, 1, 3, 3), numpy.int32), numpy.ones((1, 1, 2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"stride": 0}, ValueError, "stride must be positive"),
+        ({"pad": -1}, ValueError, "pad must be >= 0"),
+        ({"stride": (1, 2, 3)}, ValueError, "stride must be an int or a sequence of 2 ints"),
+        ({"stride": 1.5}, TypeError, "stride must be an int"),
+        ({"groups": 0}, ValueError, "groups must be a positive int"),
+        ({"dilate": 0}, ValueError, "dilate must be positive"),
+    ],
+)
+def test_rejects_bad_arguments(kwargs, error, message):
+    x = numpy.ones((1, 2, 4, 4), numpy.float32)
+    W = numpy.ones((2, 2, 2, 2), numpy.float32)
+    with pytest.raises(error, match=message):
+        F.convolution_2d(x, W, **kwargs)
+
+
+def test_rejects_kernel_larger_than_input():
+    with pytest.raises(ValueError, match="Convolution2DFunction: the output would have size"):
+        F.convolution_2d(numpy.ones((1, 1, 2, 2), numpy.float32), numpy.ones((1, 1, 3, 3), numpy.float32))
+
+
+def test_deterministic_argument_is_refused():
+    x = numpy.ones((1, 1, 3, 3), numpy.float32)
+    with pytest.raises(ValueError, match="deterministic argument is not supported anymore"):
+        F.convolution_2d(x, numpy.ones((1, 1, 2, 2), numpy.float32), deterministic=True)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        F.convolution_2d(x, numpy.ones((1, 1, 2, 2), numpy.float32), dilation=2)
+
+
+def test_weight_gradient_node_is_differentiable_twice():
+    # d/dx of sum(gW * R) where gW is the kernel gradient: exercises ConvolutionNDGradW.backward.
+    rng = numpy.random.RandomState(0)
+    x = chainer.Variable(rng.randn(1, 2, 4, 4))
+    W = chainer.Variable(rng.randn(3, 2, 2, 2))
+    y = F.convolution_2d(x, W, stride=2)
+    (gW,) = chainer.grad([F.sum(y * y)], [W], enable_double_backprop=True)
+    (gx,) = chainer.grad([F.sum(gW * gW)], [x])
+    assert gx.shape == x.shape
+    assert numpy.isfinite(gx.array).all() and abs(gx.array).sum() > 0
+
+
+def test_function_node_exposes_chainer_geometry_attributes():
+    x = numpy.ones((1, 2, 6, 6), numpy.float32)
+    y = F.convolution_2d(
+        x, chainer.Variable(numpy.ones((2, 2, 3, 3), numpy.float32)), stride=(2, 1), pad=(1, 0), dilate=(1, 2)
+    )
+    node = y.creator
+    assert type(node).__name__ == "Convolution2DFunction"
+    assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx, node.groups) == (2, 1, 1, 0, 1, 2, 1)
+    assert node.cover_all is False

@@ -1,0 +1,84 @@
+import numpy
+import pytest
+from scipy import signal
+
+import chainer.functions as F
+from chainer import testing
+from chainer.utils import type_check
+
+BACKENDS = [{}, {"use_cuda": True}]
+FORWARD_TOL = {
+    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
+    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
+}
+BACKWARD_TOL = {
+    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
+    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
+    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
+}
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "case": [
+                # x shape, W shape (multiplier, C, kh, kw), stride, pad, bias
+                ((2, 3, 4, 4), (2, 3, 3, 3), 1, 1, True),
+                ((1, 2, 5, 4), (1, 2, 2, 3), (2, 1), 0, False),
+                ((1, 2, 3, 3), (3, 2, 2, 2), 2, (1, 0), True),
+            ],
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestDepthwiseConvolution2D(testing.FunctionTestCase):
+    def setUp(self):
+        self.x_shape, self.w_shape, self.stride, self.pad, self.bias = self.case
+        self.check_forward_options = FORWARD_TOL[self.dtype]
+        self.check_backward_options = BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
+        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
+        if not self.bias:
+            return x, W
+        b = numpy.random.uniform(-1, 1, self.w_shape[0] * self.w_shape[1]).astype(self.dtype)
+        return x, W, b
+
+    def forward(self, inputs, device):
+        x, W = inputs[:2]
+        b = inputs[2] if self.bias else None
+        return (F.depthwise_convolution_2d(x, W, b, self.stride, self.pad),)
+
+    def forward_expected(self, inputs):
+        x, W = (a.astype(numpy.float64) for a in inputs[:2])
+        sy, sx = (self.stride, self.stride) if isinstance(self.stride, int) else self.stride
+        ph, pw = (self.pad, self.pad) if isinstance(self.pad, int) else self.pad
+        xp = numpy.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+        m, c = W.shape[:2]
+        out = []
+        for n in range(x.shape[0]):
+            maps = []
+            for ci in range(c):
+                for mi in range(m):
+                    maps.append(signal.correlate2d(xp[n, ci], W[mi, ci], mode="valid")[::sy, ::sx])
+            out.append(maps)
+        y = numpy.array(out)
+        if self.bias:
+            y += inputs[2].reshape(1, -1, 1, 1)
+        return (y.astype(self.dtype),)
+
+
+def test_rejects_channel_mismatch():
+    with pytest.raises(type_check.InvalidType, match=r"DepthwiseConvolution2D[\s\S]*x.shape\[1\] == W.shape\[1\]"):
+        F.depthwise_convolution_2d(numpy.ones((1, 3, 4, 4), numpy.float32), numpy.ones((2, 2, 2, 2), numpy.float32))
+
+
+def test_rejects_bad_bias():
+    with pytest.raises(type_check.InvalidType, match=r"b.shape\[0\] == W.shape\[0\] \* W.shape\[1\]"):
+        F.depthwise_convolution_2d(
+            numpy.ones((1, 3, 4, 4), numpy.float32), numpy.ones((2, 3, 2, 2), numpy.float32), numpy.ones(3, "f")
+        )
