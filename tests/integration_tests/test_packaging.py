@@ -135,3 +135,47 @@ def test_second_distribution_contributes_a_subpackage(tmp_path, wheelhouse, mode
     out = _run(python, "-c", CHECK, cwd=tmp_path).stdout.splitlines()
     assert out[0] == "from the throwaway distribution 6.0"
     assert "pip install chainer-links" in out[1]
+
+
+def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
+    """An organisation's internal index: one wheel per distribution in a folder, installed
+    with --no-index --find-links (what `nox -s build` produces into dist/)."""
+    dist = tmp_path / "dist"
+    dist.mkdir()
+    for package in ("core", "links", "datasets", "training"):
+        _run(
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            dist,
+            ROOT / "packages" / package,
+        )
+    wheels = sorted(p.name.split("-")[0] for p in dist.glob("*.whl"))
+    assert wheels == ["chainer_core", "chainer_datasets", "chainer_links", "chainer_training"]
+    _run(sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", dist, "pillow")
+    _run(sys.executable, "-m", "venv", tmp_path / "venv")
+    python = tmp_path / "venv" / "bin" / "python"
+    _run(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-index",
+        "--find-links",
+        dist,
+        "--find-links",
+        wheelhouse,
+        "chainer-training",
+        "chainer-links",
+    )
+    code = (
+        "import chainer, chainer.links as L, chainer.training as T, chainer.datasets as D; "
+        "print(chainer.__version__, L.__version__, T.__version__, len(D.TupleDataset([1, 2], [3, 4])))"
+    )
+    assert _run(python, "-c", code).stdout.split() == ["8.0.0", "8.0.0", "8.0.0", "2"]

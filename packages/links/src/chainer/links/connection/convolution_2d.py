@@ -1,0 +1,99 @@
+"""Two-dimensional convolution layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chainer import functions, variable
+from chainer.links.connection import _conv_base
+from chainer.utils import argument
+
+
+class Convolution2D(_conv_base.ConvolutionLinkBase):
+    """Two-dimensional convolution layer: holds the kernel and bias of
+    :func:`~chainer.functions.convolution_2d`.
+
+    ``Convolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    initialW=None, initial_bias=None, *, dilate=1, groups=1)``
+
+    With ``ksize`` omitted the arguments shift: ``Convolution2D(out_channels, ksize)``
+    creates a layer whose input channels are taken from the first input, as does
+    ``in_channels=None``.
+
+    Args:
+        in_channels: Number of input channels, or ``None`` to infer it lazily.
+        out_channels: Number of output channels.
+        ksize: Kernel size: ``k`` or ``(kh, kw)``.
+        stride: ``s`` or ``(sy, sx)``.
+        pad: ``p`` or ``(ph, pw)``: zeros added on both sides of each spatial axis.
+        nobias: If ``True``, no bias is used (``b`` is ``None``).
+        initialW: Initializer of ``W`` of shape ``(out_channels, in_channels / groups, kh,
+            kw)``: an initializer, a scalar, an array, or ``None`` for
+            :class:`~chainer.initializers.LeCunNormal`.
+        initial_bias: Initializer of ``b`` of shape ``(out_channels,)``; ``None`` means 0.
+        dilate: ``d`` or ``(dy, dx)``: spacing between kernel taps (keyword only).
+        groups: Number of channel groups (keyword only); ``in_channels`` and
+            ``out_channels`` must be multiples of it.
+        cudnn_fast: Accepted for compatibility (keyword only); it selected a cuDNN memory
+            layout and changes nothing here.
+
+    Attributes:
+        W (~chainer.Parameter): Kernel.
+        b (~chainer.Parameter): Bias, or ``None``.
+
+    Example:
+        >>> conv = L.Convolution2D(3, 8, ksize=3, pad=1)
+        >>> conv(np.zeros((2, 3, 5, 5), np.float32)).shape
+        (2, 8, 5, 5)
+        >>> L.Convolution2D(8, 3)(np.zeros((1, 4, 5, 5), np.float32)).shape  # lazy in_channels
+        (1, 8, 3, 3)
+    """
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any = None,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__()
+        dilate, groups, cudnn_fast = argument.parse_kwargs(
+            kwargs,
+            ("dilate", 1),
+            ("groups", 1),
+            ("cudnn_fast", False),
+            deterministic="deterministic argument is not supported anymore. "
+            "Use chainer.using_config('cudnn_deterministic', value) context where value is either `True` or `False`.",
+        )
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.cudnn_fast = bool(cudnn_fast)
+        self._setup(
+            "Convolution2D",
+            2,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
+
+    def forward(self, x: Any) -> variable.Variable:
+        """Apply the convolution to ``x`` of shape ``(N, C, H, W)``."""
+        self._ensure_initialized(x)
+        return functions.convolution_2d(
+            x, self.W, self.b, self.stride, self.pad, dilate=self.dilate, groups=self.groups
+        )
+
+
+__all__ = ["Convolution2D"]

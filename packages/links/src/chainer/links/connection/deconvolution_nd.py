@@ -1,0 +1,168 @@
+"""N-dimensional deconvolution (transposed convolution) layers and the 1-D and 3-D
+shorthands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from chainer import functions, variable
+from chainer.links import _checks
+from chainer.links.connection import _conv_base
+
+
+class DeconvolutionND(_conv_base.ConvolutionLinkBase):
+    """N-dimensional deconvolution (transposed convolution) layer: holds the kernel and
+    bias of :func:`~chainer.functions.deconvolution_nd`.
+
+    ``DeconvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+    nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``
+
+    With ``ksize`` omitted the arguments shift: ``DeconvolutionND(ndim, out_channels,
+    ksize)`` takes the input channels from the first input, as does ``in_channels=None``.
+
+    Args:
+        ndim: Number of spatial axes.
+        in_channels: Number of input channels, or ``None`` to infer it lazily.
+        out_channels: Number of output channels.
+        ksize: Kernel size: an int or a tuple of ``ndim`` ints.
+        stride: Stride: an int or a tuple of ``ndim`` ints.
+        pad: Elements cropped from both sides of each output axis.
+        nobias: If ``True``, no bias is used (``b`` is ``None``).
+        outsize: Output spatial size (a tuple of ``ndim`` ints) to pick among the sizes a
+            stride allows; ``None`` gives the smallest one.
+        initialW: Initializer of ``W`` of shape ``(in_channels, out_channels / groups,
+            *ksize)``; ``None`` means :class:`~chainer.initializers.LeCunNormal`.
+        initial_bias: Initializer of ``b`` of shape ``(out_channels,)``; ``None`` means 0.
+        dilate: Spacing between kernel taps.
+        groups: Number of channel groups.
+
+    Attributes:
+        W (~chainer.Parameter): Kernel.
+        b (~chainer.Parameter): Bias, or ``None``.
+
+    Example:
+        >>> deconv = L.DeconvolutionND(1, 2, 3, ksize=3, stride=2)
+        >>> deconv(np.zeros((1, 2, 4), np.float32)).shape
+        (1, 3, 9)
+    """
+
+    _transposed = True
+    _shows_ndim = True
+
+    def __init__(
+        self,
+        ndim: int,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any = None,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        outsize: Any = None,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__()
+        where = type(self).__name__
+        ndim = _checks.positive_int(ndim, "ndim", where)
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.outsize = None if outsize is None else _checks.int_tuple(outsize, ndim, "outsize", where, 1)
+        self._setup(
+            where,
+            ndim,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
+
+    def forward(self, x: Any) -> variable.Variable:
+        """Apply the transposed convolution to ``x`` of shape ``(N, C, S_1, ..., S_ndim)``."""
+        self._ensure_initialized(x)
+        return functions.deconvolution_nd(
+            x, self.W, self.b, self.stride, self.pad, self.outsize, self.dilate, self.groups
+        )
+
+    @property
+    def printable_specs(self) -> Iterator[tuple[str, Any]]:
+        if self._shows_ndim:
+            yield "ndim", self._ndim
+        yield from super().printable_specs
+        yield "outsize", self.outsize
+
+
+class Deconvolution1D(DeconvolutionND):
+    """One-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=1``.
+
+    ``Deconvolution1D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
+    outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``
+
+    Example:
+        >>> L.Deconvolution1D(2, 3, 3)(np.zeros((4, 2, 5), np.float32)).shape
+        (4, 3, 7)
+    """
+
+    _shows_ndim = False
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        outsize: Any = None,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__(
+            1, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias, dilate, groups
+        )
+
+
+class Deconvolution3D(DeconvolutionND):
+    """Three-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=3``.
+
+    ``Deconvolution3D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
+    outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``
+
+    Example:
+        >>> L.Deconvolution3D(1, 2, 2)(np.zeros((1, 1, 2, 2, 2), np.float32)).shape
+        (1, 2, 3, 3, 3)
+    """
+
+    _shows_ndim = False
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        outsize: Any = None,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__(
+            3, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias, dilate, groups
+        )
+
+
+__all__ = ["Deconvolution1D", "Deconvolution3D", "DeconvolutionND"]
