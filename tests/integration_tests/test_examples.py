@@ -450,6 +450,7 @@ def test_corpus_bleu_against_the_formula():
 # ------------------------------------------------------------------------------ VAE
 
 
+@pytest.mark.slow
 def test_vae(tmp_path):
     out = tmp_path / "result"
     run_example("vae/train_vae.py", out, "--epoch", "5", "--dim-h", "100")
