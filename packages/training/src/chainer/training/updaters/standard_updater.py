@@ -60,8 +60,9 @@ class StandardUpdater(updater_module.Updater):
     Args:
         iterator: The dataset iterator, or a dict ``{name: iterator}`` with a ``'main'``
             entry.
-        optimizer: The optimizer, or a dict ``{name: optimizer}`` with a ``'main'``
-            entry.
+        optimizer: The optimizer, or a dict ``{name: optimizer}``. The default
+            :meth:`update_core` uses the ``'main'`` one; an updater that overrides it may
+            name them as it likes (``{'gen': opt_gen, 'dis': opt_dis}`` for a GAN).
         converter: Converts a mini-batch into the arguments of the loss function
             (:func:`chainer.dataset.concat_examples` by default).
         device: Where to send the model and the mini-batches: a device specifier
@@ -113,8 +114,6 @@ class StandardUpdater(updater_module.Updater):
             _check_iterator(it, name, where)
         if not isinstance(optimizer, dict):
             optimizer = {"main": optimizer}
-        if "main" not in optimizer:
-            raise ValueError(f"{where}: the dict of optimizers must have a 'main' entry, got keys {sorted(optimizer)}")
         for name, opt in optimizer.items():
             _check_optimizer(opt, name, where)
         if not callable(converter):
@@ -208,7 +207,7 @@ class StandardUpdater(updater_module.Updater):
         iterator = self._iterators["main"]
         batch = next_batch(iterator)
         in_arrays = convert._call_converter(self.converter, batch, self.input_device)
-        optimizer = self._optimizers["main"]
+        optimizer = self.get_optimizer("main")
         loss_func = self.loss_func or optimizer.target
         if isinstance(in_arrays, tuple):
             optimizer.update(loss_func, *in_arrays)
