@@ -321,6 +321,47 @@ def test_rule_loads_an_empty_state_lazily():
     assert disabled.t == 3 and disabled.state is None
 
 
+def _optimizer_state(opt):
+    rules = [(p.update_rule.t, p.update_rule.state) for p in opt.target.params()]
+    return opt.t, opt.epoch, [(t, None if s is None else {k: v.copy() for k, v in s.items()}) for t, s in rules]
+
+
+@pytest.mark.parametrize("fmt", ["npz", "hdf5"])
+@pytest.mark.parametrize("other", [optimizers.SGD, optimizers.MomentumSGD])
+def test_failed_optimizer_load_leaves_a_fresh_optimizer_unchanged(tmp_path, fmt, other):
+    # A file saved by an optimizer whose rules keep other state (SGD keeps none,
+    # MomentumSGD keeps v) than Adam's m and v: the rules updated (t > 0), so the missing
+    # state is an error. The validation pass of load_npz/load_hdf5 hands out no values; it
+    # must still see the saved t and fail before the loading pass changes anything.
+    if fmt == "hdf5":
+        pytest.importorskip("h5py")
+    save, load = {
+        "npz": (chainer.serializers.save_npz, chainer.serializers.load_npz),
+        "hdf5": (chainer.serializers.save_hdf5, chainer.serializers.load_hdf5),
+    }[fmt]
+    saved = other().setup(TwoParamLink())
+    for _ in range(3):
+        saved.update(quadratic_loss, saved.target)
+    save(tmp_path / "opt", saved)
+
+    fresh = optimizers.Adam().setup(TwoParamLink())
+    fresh.epoch = 2
+    before = _optimizer_state(fresh)
+    with pytest.raises(KeyError, match="l/W/m"):
+        load(tmp_path / "opt", fresh)
+    after = _optimizer_state(fresh)
+    assert after[:2] == before[:2] == (0, 2)
+    assert [t for t, _ in after[2]] == [0, 0]
+    assert all(state is None for _, state in after[2])
+
+    # A rule that never updated (t == 0) saved no state: that loads, leaving the state to
+    # the first update.
+    unused = other().setup(TwoParamLink())
+    save(tmp_path / "unused", unused)
+    load(tmp_path / "unused", fresh)
+    assert fresh.t == 0 and all(p.update_rule.state is None for p in fresh.target.params())
+
+
 # -- Optimizer ------------------------------------------------------------------------
 
 

@@ -87,6 +87,34 @@ def test_truncated_file_leaves_model_unchanged(tmp_path, model, h):
         serializers.load_hdf5(tmp_path / "missing.h5", target)
 
 
+def test_damaged_bytes_anywhere_give_a_value_error_or_load(tmp_path, model, h):
+    # Damage 8 bytes at a time over the whole file. HDF5 has no checksums, so damaged
+    # data may load; damaged metadata must give load_hdf5's ValueError (or its missing-key
+    # error where a damaged name no longer matches), never an error of h5py (KeyError for
+    # an object header it cannot decode) or a crash on a name that is not UTF-8, and a
+    # failed load must change nothing.
+    path = tmp_path / "model.h5"
+    serializers.save_hdf5(path, model, compression=None)
+    data = path.read_bytes()
+    damaged_path = tmp_path / "damaged.h5"
+    target = h.Classifier(h.MLP())
+    before = h.snapshot(target)
+    failures = 0
+    for start in range(0, len(data), 40):
+        damaged = bytearray(data)
+        damaged[start : start + 8] = bytes(b ^ 0xFF for b in damaged[start : start + 8])
+        damaged_path.write_bytes(bytes(damaged))
+        try:
+            serializers.load_hdf5(damaged_path, target)
+        except (ValueError, serializers._base.MissingKeyError) as exc:
+            assert str(exc).startswith("load_hdf5: "), (start, exc)
+            h.assert_same_state(h.snapshot(target), before)
+            failures += 1
+        else:
+            before = h.snapshot(target)
+    assert failures > 0
+
+
 def test_shape_mismatch_leaves_model_unchanged(tmp_path, model, h):
     path = tmp_path / "model.h5"
     serializers.save_hdf5(path, model)

@@ -235,19 +235,22 @@ class UpdateRule:
 
     def serialize(self, serializer: Any) -> None:
         """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
+        loading = _is_deserializer(serializer)
+        if loading and getattr(serializer, "_validating", False) and hasattr(serializer, "_peek"):
+            self._check_loadable(serializer)
+            return
         self.t = serializer("t", self.t)
-        if _is_deserializer(serializer):
+        if loading:
             # The master copy would overwrite the loaded parameter on the next update.
             self._fp32_param = None
         if self._state is not None:
             for key in self._state:
                 self._state[key] = serializer(key, self._state[key])
             return
-        if not _is_deserializer(serializer):
+        if not loading:
             return
-        keys = self._state_keys()
         loaded: dict[str, Any] = {}
-        for key in keys:
+        for key in self._state_keys():
             try:
                 value = serializer(key, None)
             except KeyError:
@@ -261,6 +264,29 @@ class UpdateRule:
                 return
             loaded[key] = value
         self._state = loaded
+
+    def _check_loadable(self, serializer: Any) -> None:
+        # The validation pass of load_npz/load_hdf5: raise what the loading pass would
+        # raise, change nothing. Its deserializer hands out no values, so the saved t and
+        # state, on which the checks depend, are read with _peek.
+        serializer("t", self.t)
+        if self._state is not None:
+            for key, value in self._state.items():
+                serializer(key, value)
+            return
+        missing = object()
+        # The check above made sure that a saved t is a single integral number.
+        saved_t = serializer._peek("t", self.t)
+        saved_t = 0 if saved_t is None else int(numpy.asarray(saved_t).reshape(()).item())
+        for key in self._state_keys():
+            saved = serializer._peek(key, missing)
+            if saved is missing:
+                if self.enabled and saved_t > 0:
+                    serializer(key, None)  # raises the deserializer's missing-key error (strict mode)
+                return
+            if saved is None:
+                return
+            serializer(key, None)
 
     def _state_keys(self) -> list[str]:
         # The names init_state creates, found by running it on a one-element dummy

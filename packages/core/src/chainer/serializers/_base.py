@@ -156,6 +156,18 @@ class SourceDeserializer(serializer.Deserializer):
             raise MissingKeyError(self._missing_message(full_key)) from None
         return self._convert(full_key, loaded, value)
 
+    def _peek(self, key: str, default: Any = None) -> Any:
+        """The saved value of ``key`` (an array, or ``None`` for a saved ``None``) without
+        loading it, or ``default`` if the key is missing or ignored. Lets an object decide
+        in the validation pass what the loading pass will ask for."""
+        full_key = self.path + key.lstrip("/")
+        if self._ignored(full_key):
+            return default
+        try:
+            return self._source.lookup(full_key)
+        except KeyError:
+            return default
+
     def _missing_message(self, key: str) -> str:
         where = self._source.where
         keys = list(self._source.keys())

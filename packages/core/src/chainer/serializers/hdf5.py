@@ -158,7 +158,11 @@ def _read_hdf5_entries(filename: Any, h5py: Any, where: str) -> dict[str, Any]:
     errors: list[str] = []
     with f:
 
-        def visit(name: str, item: Any) -> None:
+        def visit(name: str | bytes, item: Any) -> None:
+            if isinstance(name, bytes):
+                # h5py gives names that are not UTF-8 (damaged, or written by another
+                # tool) as bytes; no key can ask for them, but messages list them.
+                name = name.decode("utf-8", "backslashreplace")
             if isinstance(item, h5py.Dataset):
                 try:
                     entries[name] = _read_dataset(item, h5py)
@@ -167,7 +171,8 @@ def _read_hdf5_entries(filename: Any, h5py: Any, where: str) -> dict[str, Any]:
 
         try:
             f.visititems(visit)
-        except (OSError, RuntimeError, ValueError) as exc:
+        except (OSError, RuntimeError, ValueError, KeyError) as exc:
+            # h5py raises KeyError for an object whose header it cannot decode.
             errors.append(str(exc))
     if errors:
         raise ValueError(f"{where}: cannot read {filename!r}: the file is truncated or corrupt ({errors[0]})")
