@@ -7,10 +7,11 @@ import zlib
 import numpy
 import pytest
 
-import chainer
-
-# Plugins installed in the developer's environment must not change test outcomes.
+# Plugins installed in the developer's environment must not change test outcomes; this
+# must come before chainer is imported, which is when plugins are discovered.
 os.environ.setdefault("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+import chainer
 
 
 @pytest.fixture(autouse=True)
