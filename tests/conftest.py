@@ -4,13 +4,14 @@ import os
 import random
 import zlib
 
+# Plugins installed in the developer's environment must not change test outcomes. Set
+# before chainer is first imported (here), which is when the entry points would load.
+os.environ.setdefault("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
+
 import numpy
 import pytest
 
 import chainer
-
-# Plugins installed in the developer's environment must not change test outcomes.
-os.environ.setdefault("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
 
 
 @pytest.fixture(autouse=True)
