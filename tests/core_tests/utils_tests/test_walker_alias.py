@@ -4,6 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import utils
+from chainer.testing import attr
 
 
 @pytest.mark.parametrize("probs", [[0.5, 0.0, 1.5, 2.0], [1.0], [3.0, 1.0, 1.0, 0.0, 5.0, 0.1]])
@@ -56,14 +57,10 @@ def test_use_gpu_is_false_on_a_third_party_device():
         plugins.unregister(fakedev)
 
 
-@pytest.mark.gpu
+@attr.gpu
 def test_use_gpu_follows_to_gpu_and_to_cpu():
-    cupy = pytest.importorskip("cupy")
-    try:
-        if cupy.cuda.runtime.getDeviceCount() == 0:
-            pytest.skip("no CUDA device")
-    except cupy.cuda.runtime.CUDARuntimeError:
-        pytest.skip("no CUDA device")
+    import cupy
+
     sampler = utils.WalkerAlias([1.0, 0.0, 3.0])
     assert sampler.to_gpu() is sampler
     assert sampler.use_gpu is True
