@@ -33,9 +33,7 @@ def _entries():
 ENTRIES = _entries()
 
 # Known gaps, reported to their owners; strict xfail makes a fix visible.
-KNOWN_GAPS = {
-    "chainer.utils.WalkerAlias": "the use_gpu member is missing (chainer/utils/walker_alias.py, links-b)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _params():

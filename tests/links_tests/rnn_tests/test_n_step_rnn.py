@@ -207,3 +207,18 @@ def test_bad_arguments():
         link(None, None, [numpy.zeros(3, numpy.float32)])
     with pytest.raises(ValueError, match="train argument is not supported anymore"):
         link(None, None, [numpy.zeros((1, 3), numpy.float32)], train=False)
+
+
+@pytest.mark.parametrize(("cls", "kind", "D"), [CASES[1], CASES[2]])
+def test_only_empty_sequences_keep_their_states(cls, kind, D):
+    # No time step at all: nothing reaches the function, the given states are final.
+    link = make(cls)
+    hx = numpy.random.uniform(-1, 1, (2 * D, 2, 4)).astype(numpy.float32)
+    cx = numpy.random.uniform(-1, 1, (2 * D, 2, 4)).astype(numpy.float32) if kind == "lstm" else None
+    hy, cy, ys = call(link, kind, hx, cx, [numpy.zeros((0, 3), numpy.float32)] * 2)
+    numpy.testing.assert_array_equal(hy.array, hx)
+    if kind == "lstm":
+        numpy.testing.assert_array_equal(cy.array, cx)
+    assert [y.shape for y in ys] == [(0, 4 * D)] * 2
+    hy, _, _ = call(link, kind, None, None, [numpy.zeros((0, 3), numpy.float32)])
+    numpy.testing.assert_array_equal(hy.array, numpy.zeros((2 * D, 1, 4)))

@@ -13,14 +13,15 @@ def _sigmoid(v):
 
 
 def _tree_lstm_reference(*inputs):
+    # x holds the gates in contiguous blocks of H columns: a, i, o, f_1, ..., f_N.
     *cs, x = (v.astype(numpy.float64) for v in inputs)
-    n = 3 + len(cs)
-    a = numpy.tanh(x[:, 0::n])
-    i = _sigmoid(x[:, 1::n])
-    o = _sigmoid(x[:, 2::n])
+    H = cs[0].shape[1]
+    a = numpy.tanh(x[:, 0:H])
+    i = _sigmoid(x[:, H : 2 * H])
+    o = _sigmoid(x[:, 2 * H : 3 * H])
     c = a * i
     for k, c_k in enumerate(cs):
-        c = c + _sigmoid(x[:, 3 + k :: n]) * c_k
+        c = c + _sigmoid(x[:, (3 + k) * H : (4 + k) * H]) * c_k
     return c, o * numpy.tanh(c)
 
 
@@ -76,3 +77,20 @@ def test_tree_lstm_needs_a_child():
 def test_tree_lstm_invalid_dtype():
     with pytest.raises(type_check.InvalidType, match=r"c1.dtype == x.dtype"):
         F.tree_lstm(numpy.zeros((2, 3), numpy.float64), numpy.zeros((2, 12), numpy.float32))
+
+
+def test_tree_lstm_gate_blocks():
+    # One unit per gate block would hide the layout; with H = 2 each block is two columns.
+    H = 2
+    c1 = numpy.array([[1.0, 2.0]])
+    c2 = numpy.array([[3.0, 4.0]])
+    x = numpy.zeros((1, 5 * H))
+    x[0, 0:H] = [0.5, -0.5]  # a
+    x[0, H : 2 * H] = 50.0  # i: open
+    x[0, 2 * H : 3 * H] = 50.0  # o: open
+    x[0, 3 * H : 4 * H] = [50.0, -50.0]  # f_1: keeps c1's first unit only
+    x[0, 4 * H : 5 * H] = [-50.0, 50.0]  # f_2: keeps c2's second unit only
+    c, h = F.tree_lstm(c1, c2, x)
+    expected_c = numpy.tanh([0.5, -0.5]) + numpy.array([1.0, 4.0])
+    numpy.testing.assert_allclose(c.array, [expected_c], rtol=1e-12, atol=1e-12)
+    numpy.testing.assert_allclose(h.array, [numpy.tanh(expected_c)], rtol=1e-12, atol=1e-12)

@@ -9,9 +9,11 @@ from chainer.utils import type_check
 BACKENDS = [{}, {"use_cuda": True}]
 N_LAYERS, IN_SIZE, N_UNITS = 2, 3, 2
 
-# NumPy references: explicit loops over layers, directions, sequences and time steps, one
-# sequence at a time (no batching, no packing), with the cell equations written out in the
-# documented parameter layout.
+# NumPy references, written from the documented equations. The main one loops over layers,
+# directions and time steps on time-major inputs: at step t the first B_t rows of the state
+# advance, the others keep theirs (finished sequences going forward in time, sequences not
+# started yet going backward). A second one runs each sequence alone, batch-major, to pin
+# down what the time-major layout means.
 
 N_WEIGHTS = {"lstm": 8, "gru": 6, "rnn_tanh": 2, "rnn_relu": 2}
 N_INPUT_WEIGHTS = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
@@ -22,49 +24,83 @@ def sigmoid(v):
 
 
 def cell(kind, x, h, c, w, b):
+    """One step for a batch: ``x`` of shape (n, I), ``h`` and ``c`` of shape (n, N)."""
     if kind == "lstm":
-        i = sigmoid(w[0] @ x + w[4] @ h + b[0] + b[4])
-        f = sigmoid(w[1] @ x + w[5] @ h + b[1] + b[5])
-        a = numpy.tanh(w[2] @ x + w[6] @ h + b[2] + b[6])
-        o = sigmoid(w[3] @ x + w[7] @ h + b[3] + b[7])
+        i = sigmoid(x @ w[0].T + h @ w[4].T + b[0] + b[4])
+        f = sigmoid(x @ w[1].T + h @ w[5].T + b[1] + b[5])
+        a = numpy.tanh(x @ w[2].T + h @ w[6].T + b[2] + b[6])
+        o = sigmoid(x @ w[3].T + h @ w[7].T + b[3] + b[7])
         c = f * c + i * a
         return o * numpy.tanh(c), c
     if kind == "gru":
-        r = sigmoid(w[0] @ x + w[3] @ h + b[0] + b[3])
-        z = sigmoid(w[1] @ x + w[4] @ h + b[1] + b[4])
-        candidate = numpy.tanh(w[2] @ x + b[2] + r * (w[5] @ h + b[5]))
+        r = sigmoid(x @ w[0].T + h @ w[3].T + b[0] + b[3])
+        z = sigmoid(x @ w[1].T + h @ w[4].T + b[1] + b[4])
+        candidate = numpy.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
         return (1 - z) * candidate + z * h, c
-    pre = w[0] @ x + w[1] @ h + b[0] + b[1]
+    pre = x @ w[0].T + h @ w[1].T + b[0] + b[1]
     return (numpy.tanh(pre) if kind == "rnn_tanh" else numpy.maximum(pre, 0)), c
 
 
-def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional):
-    """Return ``hy, cy, ys`` in float64 (``cy`` is ``None`` for cells without one)."""
-    directions = 2 if bidirectional else 1
+def _float64(hx, cx, ws, bs):
     hx = hx.astype(numpy.float64)
     cx = numpy.zeros_like(hx) if cx is None else cx.astype(numpy.float64)
     ws = [[w.astype(numpy.float64) for w in group] for group in ws]
     bs = [[v.astype(numpy.float64) for v in group] for group in bs]
+    return hx, cx, ws, bs
+
+
+def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional):
+    """Time-major reference: return ``hy, cy, ys`` in float64, ``ys[t]`` of shape (B_t, D * N)
+    (``cy`` is ``None`` for cells without one)."""
+    directions = 2 if bidirectional else 1
+    hx, cx, ws, bs = _float64(hx, cx, ws, bs)
     hy, cy = hx.copy(), cx.copy()
     inputs = [x.astype(numpy.float64) for x in xs]
-    n_units = hx.shape[2]
+    for layer in range(n_layers):
+        per_direction = []
+        for direction in range(directions):
+            k = layer * directions + direction
+            h, c = hx[k].copy(), cx[k].copy()
+            outputs = [None] * len(inputs)
+            steps = range(len(inputs)) if direction == 0 else reversed(range(len(inputs)))
+            for t in steps:
+                n = len(inputs[t])
+                h[:n], c[:n] = cell(kind, inputs[t], h[:n], c[:n], ws[k], bs[k])
+                outputs[t] = h[:n].copy()
+            hy[k], cy[k] = h, c
+            per_direction.append(outputs)
+        inputs = [numpy.concatenate([out[t] for out in per_direction], axis=1) for t in range(len(inputs))]
+    return hy, (cy if kind == "lstm" else None), inputs
+
+
+def per_sequence_reference(kind, n_layers, hx, cx, ws, bs, seqs, bidirectional):
+    """Batch-major reference, one sequence at a time: ``ys[b]`` of shape (L_b, D * N)."""
+    directions = 2 if bidirectional else 1
+    hx, cx, ws, bs = _float64(hx, cx, ws, bs)
+    hy, cy = hx.copy(), cx.copy()
+    inputs = [x.astype(numpy.float64) for x in seqs]
     for layer in range(n_layers):
         per_direction = []
         for direction in range(directions):
             k = layer * directions + direction
             outputs = []
-            for seq, x in enumerate(inputs):
-                h, c = hx[k, seq], cx[k, seq]
-                out = numpy.zeros((len(x), n_units))
-                steps = range(len(x)) if direction == 0 else reversed(range(len(x)))
-                for t in steps:
-                    h, c = cell(kind, x[t], h, c, ws[k], bs[k])
-                    out[t] = h
-                hy[k, seq], cy[k, seq] = h, c
+            for b, x in enumerate(inputs):
+                h, c = hx[k, b : b + 1], cx[k, b : b + 1]
+                out = numpy.zeros((len(x), hx.shape[2]))
+                for t in range(len(x)) if direction == 0 else reversed(range(len(x))):
+                    h, c = cell(kind, x[t : t + 1], h, c, ws[k], bs[k])
+                    out[t] = h[0]
+                hy[k, b], cy[k, b] = h[0], c[0]
                 outputs.append(out)
             per_direction.append(outputs)
-        inputs = [numpy.concatenate([per_direction[d][s] for d in range(directions)], axis=1) for s in range(len(xs))]
+        inputs = [numpy.concatenate([out[b] for out in per_direction], axis=1) for b in range(len(seqs))]
     return hy, (cy if kind == "lstm" else None), inputs
+
+
+def time_major(seqs):
+    """``F.transpose_sequence`` written out: ``xs[t]`` stacks step ``t`` of the sequences longer than ``t``."""
+    n_steps = max((len(x) for x in seqs), default=0)
+    return [numpy.stack([x[t] for x in seqs if len(x) > t]) for t in range(n_steps)]
 
 
 def _function(kind, bidirectional):
@@ -114,7 +150,7 @@ def _flatten(hx, cx, ws, bs, xs):
     return tuple(flat) + tuple(xs)
 
 
-def _unflatten(kind, bidirectional, flat, n_seqs):
+def _unflatten(kind, bidirectional, flat, n_steps):
     n_states = N_LAYERS * (2 if bidirectional else 1)
     n_w = N_WEIGHTS[kind]
     pos = 0
@@ -128,7 +164,7 @@ def _unflatten(kind, bidirectional, flat, n_seqs):
     pos += n_states * n_w
     bs = [list(flat[pos + k * n_w : pos + (k + 1) * n_w]) for k in range(n_states)]
     pos += n_states * n_w
-    xs = list(flat[pos : pos + n_seqs])
+    xs = list(flat[pos : pos + n_steps])
     return hx, cx, ws, bs, xs
 
 
@@ -138,7 +174,9 @@ def _unflatten(kind, bidirectional, flat, n_seqs):
             "kind": ["lstm", "gru", "rnn_tanh", "rnn_relu"],
             "bidirectional": [False, True],
             "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "lengths": [(3, 2, 1), (2, 2, 0)],
+            # Batch sizes B_t of the time steps; hx has 3 rows, so (2, 2) leaves one
+            # sequence of length zero whose state passes through.
+            "sizes": [(3, 2, 1), (2, 2)],
         }
     )
 )
@@ -156,27 +194,31 @@ class TestNStepRNNFamily(testing.FunctionTestCase):
             self.check_double_backward_options = {"atol": 1e-3, "rtol": 1e-2}
 
     def generate_inputs(self):
-        hx, cx, ws, bs = make_params(self.kind, self.bidirectional, self.dtype, batch=len(self.lengths))
-        xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(self.dtype) for n in self.lengths]
+        hx, cx, ws, bs = make_params(self.kind, self.bidirectional, self.dtype, batch=3)
+        xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(self.dtype) for n in self.sizes]
         return _flatten(hx, cx, ws, bs, xs)
 
     def forward(self, inputs, device):
-        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.lengths))
+        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.sizes))
         hy, cy, ys = _call(self.kind, self.bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, xs)
         return (hy,) + ((cy,) if cy is not None else ()) + tuple(ys)
 
     def forward_expected(self, inputs):
-        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.lengths))
+        hx, cx, ws, bs, xs = _unflatten(self.kind, self.bidirectional, inputs, len(self.sizes))
         hy, cy, ys = n_step_reference(self.kind, N_LAYERS, hx, cx, ws, bs, xs, self.bidirectional)
         outputs = (hy,) + ((cy,) if cy is not None else ()) + tuple(ys)
         return tuple(o.astype(self.dtype) for o in outputs)
+
+
+def _random_steps(sizes, dtype=numpy.float64):
+    return [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(dtype) for n in sizes]
 
 
 @pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh"])
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_dropout_applies_between_layers_in_training_only(kind, bidirectional):
     hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64)
-    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in (3, 2, 1)]
+    xs = _random_steps((3, 2, 1))
     expected = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
     with chainer.using_config("train", False):
         hy, _, ys = _call(kind, bidirectional, N_LAYERS, 0.5, hx, cx, ws, bs, xs)
@@ -200,18 +242,40 @@ def test_dropout_applies_between_layers_in_training_only(kind, bidirectional):
 def test_n_step_lstm_longer_sequences_and_three_layers():
     # A longer run than the parameterized test, against the same reference.
     hx, cx, ws, bs = make_params("lstm", True, numpy.float64, n_layers=3, batch=4)
-    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in (7, 5, 5, 2)]
+    xs = _random_steps((4, 4, 3, 3, 3, 1, 1))
     hy, cy, ys = F.n_step_bilstm(3, 0.0, hx, cx, ws, bs, xs)
     e_hy, e_cy, e_ys = n_step_reference("lstm", 3, hx, cx, ws, bs, xs, True)
     numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)
     numpy.testing.assert_allclose(cy.array, e_cy, rtol=1e-10)
+    assert [y.shape for y in ys] == [e.shape for e in e_ys]
     for y, e in zip(ys, e_ys):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_time_major_layout_means_transposed_sequences(kind, bidirectional):
+    # Sequences run one by one (batch-major) agree with the function on their
+    # F.transpose_sequence, transposed back; a sequence of length zero keeps its state.
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, batch=4)
+    seqs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in (4, 2, 2, 0)]
+    hy, cy, ys = _call(kind, bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, list(F.transpose_sequence(seqs)))
+    e_hy, e_cy, e_ys = per_sequence_reference(kind, N_LAYERS, hx, cx, ws, bs, seqs, bidirectional)
+    numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)
+    if kind == "lstm":
+        numpy.testing.assert_allclose(cy.array, e_cy, rtol=1e-10)
+    per_sequence = F.transpose_sequence(ys)
+    assert len(per_sequence) == 3
+    for y, e in zip(per_sequence, e_ys):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
+    # The time-major reference on the NumPy transposition agrees as well.
+    for y, e in zip(ys, n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, time_major(seqs), bidirectional)[2]):
         numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
 
 
 def test_n_step_lstm_gate_order():
     # Only W2 (the cell input a) and W3 (the output gate o) are nonzero: with x = 1,
-    # a = tanh(1), i = f = o-bias... spelled out: i = f = sigmoid(0) = 0.5, o = sigmoid(2).
+    # a = tanh(1), i = f = sigmoid(0) = 0.5 and o = sigmoid(2).
     n = 1
     ws = [[numpy.zeros((n, 1)) for _ in range(8)]]
     ws[0][2][:] = 1.0
@@ -229,7 +293,7 @@ def test_gradients_reach_every_parameter():
     hx, cx, ws, bs = make_params("lstm", True, numpy.float64)
     ws = [[chainer.Variable(w) for w in group] for group in ws]
     bs = [[chainer.Variable(b) for b in group] for group in bs]
-    xs = [chainer.Variable(numpy.random.uniform(-1, 1, (n, IN_SIZE))) for n in (3, 2, 1)]
+    xs = [chainer.Variable(x) for x in _random_steps((3, 2, 1))]
     hx, cx = chainer.Variable(hx), chainer.Variable(cx)
     hy, cy, ys = F.n_step_bilstm(N_LAYERS, 0.0, hx, cx, ws, bs, xs)
     F.sum(hy * hy + cy * cy + F.sum(ys[0]) + F.sum(ys[2])).backward()
@@ -238,11 +302,12 @@ def test_gradients_reach_every_parameter():
         assert numpy.abs(v.grad).sum() > 0
 
 
-def test_returns_list_of_outputs():
+def test_returns_time_major_list_of_outputs():
     hx, cx, ws, bs = make_params("gru", False, numpy.float32)
-    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)).astype(numpy.float32) for n in (2, 2, 1)]
+    xs = _random_steps((3, 3, 1), numpy.float32)
     hy, ys = F.n_step_gru(N_LAYERS, 0.0, hx, ws, bs, xs)
-    assert isinstance(ys, list) and len(ys) == 3
+    assert isinstance(ys, list) and [y.shape for y in ys] == [(3, N_UNITS), (3, N_UNITS), (1, N_UNITS)]
+    assert hy.shape == (N_LAYERS, 3, N_UNITS)
     assert hy.dtype == numpy.float32 and all(y.dtype == numpy.float32 for y in ys)
 
 
@@ -260,12 +325,16 @@ def _call_lstm(args):
     )
 
 
+def _steps(*sizes, features=IN_SIZE, dtype=numpy.float32):
+    return [numpy.zeros((n, features), dtype) for n in sizes]
+
+
 @pytest.mark.parametrize(
     "overrides, error, message",
     [
         ({"n_layers": 0}, ValueError, r"n_step_lstm: n_layers must be a positive integer, got 0"),
         ({"dropout_ratio": 1.0}, ValueError, r"n_step_lstm: dropout_ratio must be a real number in \[0, 1\)"),
-        ({"xs": []}, TypeError, r"n_step_lstm: xs must be a non-empty list"),
+        ({"xs": []}, TypeError, r"n_step_lstm: xs must be a non-empty list of variables \(one per time step"),
         ({"hx": None}, TypeError, r"n_step_lstm: hx must be a variable"),
         ({"cx": None}, TypeError, r"n_step_lstm: cx must be a variable"),
         (
@@ -274,41 +343,40 @@ def _call_lstm(args):
             r"n_step_lstm \(Forward\)[\s\S]*hx.ndim == 3",
         ),
         ({"hx": numpy.zeros((3, 3, 2), numpy.float32)}, type_check.InvalidType, r"hx.shape\[0\] == n_layers \* 1 == 2"),
-        ({"hx": numpy.zeros((2, 4, 2), numpy.float32)}, type_check.InvalidType, r"hx.shape\[1\] == len\(xs\) == 3"),
+        (
+            {"hx": numpy.zeros((2, 2, 2), numpy.float32), "cx": numpy.zeros((2, 2, 2), numpy.float32)},
+            type_check.InvalidType,
+            r"0 < xs\[0\].shape\[0\] <= hx.shape\[1\][\s\S]*xs\[0\].shape == \(3, 3\), hx.shape == \(2, 2, 2\)",
+        ),
         ({"cx": numpy.zeros((2, 3, 3), numpy.float32)}, type_check.InvalidType, r"cx.shape == hx.shape"),
         (
-            {
-                "xs": [
-                    numpy.zeros((1, 3), numpy.float32),
-                    numpy.zeros((2, 3), numpy.float32),
-                    numpy.zeros((1, 3), numpy.float32),
-                ]
-            },
-            ValueError,
-            r"xs must be sorted by length in descending order; xs\[1\] has length 2",
+            {"xs": _steps(1, 2, 1)},
+            type_check.InvalidType,
+            r"n_step_lstm \(Forward\)[\s\S]*0 < xs\[1\].shape\[0\] <= xs\[0\].shape\[0\] \(batch sizes must not "
+            r"increase over time[\s\S]*Actual: xs\[1\].shape\[0\] == 2, xs\[0\].shape\[0\] == 1",
         ),
+        ({"xs": _steps(3, 0)}, type_check.InvalidType, r"0 < xs\[1\].shape\[0\] <= xs\[0\].shape\[0\]"),
+        ({"xs": _steps(0)}, type_check.InvalidType, r"0 < xs\[0\].shape\[0\] <= hx.shape\[1\]"),
+        ({"xs": [numpy.zeros((3, 2, IN_SIZE), numpy.float32)]}, type_check.InvalidType, r"xs\[0\].ndim == 2"),
         (
-            {
-                "xs": [
-                    numpy.zeros((2, 3), numpy.float32),
-                    numpy.zeros((2, 4), numpy.float32),
-                    numpy.zeros((1, 3), numpy.float32),
-                ]
-            },
+            {"xs": [numpy.zeros((3, 3), numpy.float32), numpy.zeros((2, 4), numpy.float32)]},
             type_check.InvalidType,
             r"xs\[1\].shape\[1\] == xs\[0\].shape\[1\]",
         ),
-        (
-            {"xs": [numpy.zeros((2, 3), numpy.float64)] * 3},
-            type_check.InvalidType,
-            r"xs\[0\].dtype == hx.dtype",
-        ),
+        ({"xs": _steps(3, 2, dtype=numpy.float64)}, type_check.InvalidType, r"xs\[0\].dtype == hx.dtype"),
         ({"ws": []}, ValueError, r"ws must be a list of n_layers \* 1 = 2 lists, got 0"),
     ],
 )
 def test_n_step_lstm_invalid_arguments(overrides, error, message):
     with pytest.raises(error, match=message):
         _call_lstm(_lstm_args(**overrides))
+
+
+def test_batch_major_input_is_refused():
+    # Sequences given one per entry (the link's layout), longest last, grow over "time".
+    args = _lstm_args(xs=[numpy.zeros((1, IN_SIZE), numpy.float32), numpy.zeros((3, IN_SIZE), numpy.float32)])
+    with pytest.raises(type_check.InvalidType, match="batch sizes must not increase over time"):
+        _call_lstm(args)
 
 
 def test_n_step_invalid_weights():
@@ -338,7 +406,7 @@ def test_n_step_invalid_keyword_arguments():
 
 def test_n_step_rnn_invalid_activation():
     hx, _, ws, bs = make_params("rnn_tanh", False, numpy.float32)
-    xs = [numpy.zeros((1, IN_SIZE), numpy.float32)] * 3
+    xs = _steps(3)
     with pytest.raises(ValueError, match=r'n_step_rnn: invalid activation "sigmoid"; choose "tanh" or "relu"'):
         F.n_step_rnn(N_LAYERS, 0.0, hx, ws, bs, xs, activation="sigmoid")
     hx, _, ws, bs = make_params("rnn_tanh", True, numpy.float32)
@@ -348,10 +416,10 @@ def test_n_step_rnn_invalid_activation():
 
 @pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_relu"])
 @pytest.mark.parametrize("bidirectional", [False, True])
-@pytest.mark.parametrize("lengths", [(4,), (1, 1, 1), (2, 2, 2), (3, 0, 0), (0, 0)])
-def test_batch_layouts_against_reference(kind, bidirectional, lengths):
-    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, batch=len(lengths))
-    xs = [numpy.random.uniform(-1, 1, (n, IN_SIZE)) for n in lengths]
+@pytest.mark.parametrize("sizes, batch", [((1, 1, 1, 1), 1), ((3,), 3), ((2, 2, 2), 2), ((1, 1, 1), 3), ((2, 1), 4)])
+def test_batch_layouts_against_reference(kind, bidirectional, sizes, batch):
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, batch=batch)
+    xs = _random_steps(sizes)
     hy, cy, ys = _call(kind, bidirectional, N_LAYERS, 0.0, hx, cx, ws, bs, xs)
     e_hy, e_cy, e_ys = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
     numpy.testing.assert_allclose(hy.array, e_hy, rtol=1e-10)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import device_resident
+from chainer import backend, device_resident
 
 
 class WalkerAlias(device_resident.DeviceResident):
@@ -15,7 +15,8 @@ class WalkerAlias(device_resident.DeviceResident):
     The table is built once (Vose's O(n) construction): column ``i`` keeps ``i`` with
     probability ``threshold[i]`` and otherwise gives its alias ``values[i]``. A draw picks
     a column uniformly and then one of its two entries. The tables move with
-    :meth:`to_device` / :meth:`to_gpu`, and :meth:`sample` then draws on that device.
+    :meth:`to_device` / :meth:`to_gpu` / :meth:`to_cpu`, and :meth:`sample` then draws
+    on that device; :attr:`use_gpu` tells whether that is a GPU.
     This is the sampler :func:`~chainer.functions.negative_sampling` expects.
 
     Args:
@@ -51,13 +52,17 @@ class WalkerAlias(device_resident.DeviceResident):
         # Whatever is left is 1 up to rounding: those columns keep themselves.
         self.threshold = threshold.astype(numpy.float32)
         self.values = values
-        self.use_gpu = False
+
+    @property
+    def use_gpu(self) -> bool:
+        """``True`` while the tables are on a GPU (after :meth:`to_gpu`, or :meth:`to_device`
+        with a CuPy device), ``False`` on the CPU (initially and after :meth:`to_cpu`)."""
+        return isinstance(self.device, backend.GpuDevice)
 
     def device_resident_accept(self, visitor: Any) -> None:
         super().device_resident_accept(visitor)
         self.threshold = visitor.visit_array(self.threshold)
         self.values = visitor.visit_array(self.values)
-        self.use_gpu = type(self.threshold).__module__.split(".")[0] == "cupy"
 
     def sample(self, shape: Any) -> Any:
         """An int32 array of ``shape`` of independent draws, on the tables' device."""

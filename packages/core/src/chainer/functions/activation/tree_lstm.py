@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
-from chainer.functions.activation import _gates
 from chainer.utils import type_check
 
 
@@ -14,8 +13,14 @@ def _sigmoid(xp: Any, v: Any) -> Any:
     return xp.tanh(v * half) * half + half
 
 
+def _gate_blocks(x: Any, n: int) -> list[Any]:
+    """The ``n`` contiguous blocks of ``x`` along axis 1, as views."""
+    r = x.reshape((x.shape[0], n, x.shape[1] // n) + x.shape[2:])
+    return [r[:, g] for g in range(n)]
+
+
 class TreeLSTM(function_node.FunctionNode):
-    """``(c_1, ..., c_N, x) -> (c, h)``; the gates of ``x`` interleaved as ``a, i, o, f_1, ..., f_N``."""
+    """``(c_1, ..., c_N, x) -> (c, h)``; ``x`` holds the gates in contiguous blocks ``a, i, o, f_1, ..., f_N``."""
 
     @property
     def label(self) -> str:
@@ -43,7 +48,7 @@ class TreeLSTM(function_node.FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         cs, x = inputs[:-1], inputs[-1]
         xp = backend.get_array_module(x)
-        gates = _gates.split_gate_arrays(x, 3 + len(cs))
+        gates = _gate_blocks(x, 3 + len(cs))
         a, i, o = gates[:3]
         c = xp.tanh(a) * _sigmoid(xp, i)
         for f, c_k in zip(gates[3:], cs):
@@ -54,6 +59,7 @@ class TreeLSTM(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # Written with differentiable functions throughout, so double backprop works.
         from chainer.functions.activation import sigmoid, tanh
+        from chainer.functions.array import concat, split_axis
 
         inputs = self.get_retained_inputs()
         cs, x = inputs[:-1], inputs[-1]
@@ -64,7 +70,7 @@ class TreeLSTM(function_node.FunctionNode):
             gc = xp.zeros_like(cs[0].array)
         if gh is None:
             gh = xp.zeros_like(cs[0].array)
-        gates = _gates.split_gates(x, 3 + n_ary)
+        gates = split_axis.split_axis(x, 3 + n_ary, axis=1)
         a, i, o = tanh.tanh(gates[0]), sigmoid.sigmoid(gates[1]), sigmoid.sigmoid(gates[2])
         fs = [sigmoid.sigmoid(f) for f in gates[3:]]
         c = a * i
@@ -79,7 +85,7 @@ class TreeLSTM(function_node.FunctionNode):
             else:
                 g_gates = [co * i * (1 - a * a), co * a * i * (1 - i), gh * t * o * (1 - o)]
                 g_gates += [co * c_k * f * (1 - f) for f, c_k in zip(fs, cs)]
-                result.append(_gates.interleave_gates(g_gates))
+                result.append(concat.concat(g_gates, axis=1))
         return tuple(result)
 
 
@@ -87,9 +93,11 @@ def tree_lstm(*inputs: Any) -> tuple[variable.Variable, variable.Variable]:
     """N-ary Tree-LSTM unit (Tai et al., *Improved Semantic Representations From
     Tree-Structured Long Short-Term Memory Networks*, 2015).
 
-    ``tree_lstm(c_1, ..., c_N, x)`` merges ``N`` children. The pre-activations of
-    ``x`` are interleaved along axis 1 with ``3 + N`` gates per unit, in the order
-    ``a, i, o, f_1, ..., f_N`` (``x[:, (3 + N) j + g]`` for unit ``j`` and gate ``g``):
+    ``tree_lstm(c_1, ..., c_N, x)`` merges ``N`` children. Axis 1 of ``x`` holds the
+    pre-activations of the ``3 + N`` gates in contiguous blocks of ``H`` columns, in
+    the order ``a, i, o, f_1, ..., f_N`` (``x[:, g H + j]`` for gate ``g`` and unit
+    ``j``, i.e. ``F.split_axis(x, 3 + N, axis=1)``; unlike :func:`lstm`, whose gates
+    are interleaved per unit):
 
     .. math::
         c &= \\tanh(a) \\sigma(i) + \\sum_k \\sigma(f_k) c_k, \\\\
@@ -107,6 +115,10 @@ def tree_lstm(*inputs: Any) -> tuple[variable.Variable, variable.Variable]:
         >>> c, h = F.tree_lstm(c1, c2, x)
         >>> c.array[0]
         array([0.5, 0.5, 0.5], dtype=float32)
+        >>> x[:, 12:] = -100  # the block of f_2: the forget gate of c2 closes
+        >>> c, h = F.tree_lstm(c1, c2, x)
+        >>> c.array[0]
+        array([0., 0., 0.], dtype=float32)
     """
     c, h = TreeLSTM().apply(inputs)
     return c, h

@@ -1,12 +1,15 @@
 """The shared loop of the n-step RNN functions (``F.n_step_lstm``, ``F.n_step_gru``,
 ``F.n_step_rnn`` and their bidirectional forms).
 
-Every layer and direction runs over the packed, time-major layout of
-:mod:`._sequence`: the input projection of all time steps is one matrix product, and the
+The functions take their input time-major, as Chainer does: ``xs[t]`` holds time step
+``t`` of the ``B_t`` sequences still running, and ``B_t`` never grows with ``t`` (the
+layout :func:`chainer.functions.transpose_sequence` produces from sequences sorted by
+decreasing length). Every layer and direction concatenates the time steps into one
+matrix, so the input projection of all steps is a single matrix product; the
 recurrence then processes one time step at a time on the sequences still running
-(their number never grows forward in time, so finished rows are set aside, and never
-shrinks backward in time, so rows join from the initial state as they start). All of
-it is built from differentiable functions, so backward and double backward work.
+(finished rows are set aside going forward in time, and rows join from the initial
+state going backward in time). All of it is built from differentiable functions, so
+backward and double backward work.
 """
 
 from __future__ import annotations
@@ -17,8 +20,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, variable
-from chainer.functions.rnn import _sequence
+from chainer import variable
 from chainer.utils import argument, type_check
 
 # A step maps (input projection of the step, h, c) to the new (h, c); c is None without a cell.
@@ -69,14 +71,15 @@ def _check_args(
     xs: Any,
     directions: int,
 ) -> list[int]:
-    """Validate everything up front, with messages naming the argument; return the lengths."""
+    """Validate everything up front, with messages naming the argument; return the batch sizes ``B_t``."""
     if not isinstance(n_layers, numbers.Integral) or isinstance(n_layers, bool) or n_layers < 1:
         raise ValueError(f"{where}: n_layers must be a positive integer, got {n_layers!r}")
     if not isinstance(dropout_ratio, numbers.Real) or isinstance(dropout_ratio, bool) or not 0 <= dropout_ratio < 1:
         raise ValueError(f"{where}: dropout_ratio must be a real number in [0, 1), got {dropout_ratio!r}")
     if not isinstance(xs, (list, tuple)) or len(xs) == 0:
         raise TypeError(
-            f"{where}: xs must be a non-empty list of variables (one per sequence), got {type(xs).__name__}"
+            f"{where}: xs must be a non-empty list of variables (one per time step, time-major), "
+            f"got {type(xs).__name__ if not isinstance(xs, (list, tuple)) else 'an empty list'}"
         )
     if hx is None:
         raise TypeError(f"{where}: hx must be a variable of shape (n_layers * {directions}, batch, units), got None")
@@ -89,8 +92,6 @@ def _check_args(
     dtype = h.dtype
     if h.shape[0] != n_states:
         raise _invalid(where, f"hx.shape[0] == n_layers * {directions} == {n_states}", f"hx.shape == {h.shape}")
-    if h.shape[1] != len(xs):
-        raise _invalid(where, f"hx.shape[1] == len(xs) == {len(xs)}", f"hx.shape == {h.shape}")
     n_units = h.shape[2]
     if spec.has_cell:
         if cx is None:
@@ -103,24 +104,32 @@ def _check_args(
                 f"cx: {c.shape} {c.dtype}, hx: {h.shape} {dtype}",
             )
 
-    lengths = []
+    sizes: list[int] = []
     in_size = None
-    for i, x in enumerate(xs):
+    for t, x in enumerate(xs):
         a = _array_of(x)
         if a.ndim != 2:
-            raise _invalid(where, f"xs[{i}].ndim == 2 (length, features)", f"xs[{i}].shape == {a.shape}")
+            raise _invalid(where, f"xs[{t}].ndim == 2 (batch, features)", f"xs[{t}].shape == {a.shape}")
         if a.dtype != dtype:
-            raise _invalid(where, f"xs[{i}].dtype == hx.dtype", f"{a.dtype} != {dtype}")
+            raise _invalid(where, f"xs[{t}].dtype == hx.dtype", f"{a.dtype} != {dtype}")
         if in_size is None:
             in_size = a.shape[1]
         elif a.shape[1] != in_size:
-            raise _invalid(where, f"xs[{i}].shape[1] == xs[0].shape[1]", f"{a.shape[1]} != {in_size}")
-        if lengths and a.shape[0] > lengths[-1]:
-            raise ValueError(
-                f"{where}: xs must be sorted by length in descending order; xs[{i}] has length {a.shape[0]} "
-                f"after a sequence of length {lengths[-1]}"
+            raise _invalid(where, f"xs[{t}].shape[1] == xs[0].shape[1]", f"{a.shape[1]} != {in_size}")
+        if t == 0:
+            if not 0 < a.shape[0] <= h.shape[1]:
+                raise _invalid(
+                    where, "0 < xs[0].shape[0] <= hx.shape[1]", f"xs[0].shape == {a.shape}, hx.shape == {h.shape}"
+                )
+        elif not 0 < a.shape[0] <= sizes[-1]:
+            # Time-major input: a time step holds the sequences still running, never more.
+            raise _invalid(
+                where,
+                f"0 < xs[{t}].shape[0] <= xs[{t - 1}].shape[0] (batch sizes must not increase over time; "
+                "sort the sequences by decreasing length and use F.transpose_sequence)",
+                f"xs[{t}].shape[0] == {a.shape[0]}, xs[{t - 1}].shape[0] == {sizes[-1]}",
             )
-        lengths.append(a.shape[0])
+        sizes.append(a.shape[0])
 
     for name, params in (("ws", ws), ("bs", bs)):
         if not isinstance(params, (list, tuple)) or len(params) != n_states:
@@ -144,13 +153,21 @@ def _check_args(
                 raise _invalid(
                     where, f"ws[{k}][{j}].dtype == bs[{k}][{j}].dtype == hx.dtype", f"{w.dtype}, {b.dtype}, {dtype}"
                 )
-    return lengths
+    return sizes
+
+
+def _concat_rows(parts: Sequence[Any]) -> Any:
+    from chainer.functions.array import concat
+
+    return parts[0] if len(parts) == 1 else concat.concat(parts, axis=0)
 
 
 def _run_direction(
     step: Step, gates: Sequence[Any], h0: Any, c0: Any, sizes: Sequence[int], reverse: bool
 ) -> tuple[Any, Any, list[Any]]:
     """Run one direction over the time steps; return the final ``h`` and ``c`` (all rows) and the step outputs."""
+    from chainer.functions.array import split_axis
+
     n_rows = h0.shape[0]
     n_steps = len(sizes)
     outputs: list[Any] = [None] * n_steps
@@ -163,38 +180,38 @@ def _run_direction(
             size = sizes[t]
             if size < current:
                 # Rows size..current end here: their final states are set aside.
-                h, h_done = _sequence.split_axis(h, [size], 0)
+                h, h_done = split_axis.split_axis(h, [size], 0)
                 finished_h.append(h_done)
                 if c is not None:
-                    c, c_done = _sequence.split_axis(c, [size], 0)
+                    c, c_done = split_axis.split_axis(c, [size], 0)
                     finished_c.append(c_done)
                 current = size
             h, c = step(gates[t], h, c)
             outputs[t] = h
         if finished_h:
-            h = _sequence.concat([h, *finished_h[::-1]], 0)
+            h = _concat_rows([h, *finished_h[::-1]])
             if c is not None:
-                c = _sequence.concat([c, *finished_c[::-1]], 0)
+                c = _concat_rows([c, *finished_c[::-1]])
         return h, c, outputs
 
     # Backward in time the running set only grows; the rows that have not started yet
     # keep their initial state, taken from h0 piece by piece.
     cuts = sorted(set(sizes) - {n_rows})
-    h_pieces = list(_sequence.split_axis(h0, cuts, 0))
-    c_pieces = list(_sequence.split_axis(c0, cuts, 0)) if c0 is not None else []
+    h_pieces = list(split_axis.split_axis(h0, cuts, 0)) if cuts else [h0]
+    c_pieces = (list(split_axis.split_axis(c0, cuts, 0)) if cuts else [c0]) if c0 is not None else []
     h = h_pieces.pop(0)
     c = c_pieces.pop(0) if c0 is not None else None
     for t in reversed(range(n_steps)):
         if sizes[t] > h.shape[0]:
-            h = _sequence.concat([h, h_pieces.pop(0)], 0)
+            h = _concat_rows([h, h_pieces.pop(0)])
             if c is not None:
-                c = _sequence.concat([c, c_pieces.pop(0)], 0)
+                c = _concat_rows([c, c_pieces.pop(0)])
         h, c = step(gates[t], h, c)
         outputs[t] = h
     if h_pieces:
-        h = _sequence.concat([h, *h_pieces], 0)
+        h = _concat_rows([h, *h_pieces])
         if c is not None:
-            c = _sequence.concat([c, *c_pieces], 0)
+            c = _concat_rows([c, *c_pieces])
     return h, c, outputs
 
 
@@ -210,22 +227,23 @@ def n_step_rnn_base(
     xs: Any,
     use_bi_direction: bool,
 ) -> tuple[Any, Any, list[Any]]:
-    """Run a stacked (bi)directional RNN; return ``(hy, cy, ys)`` (``cy`` is ``None`` without a cell)."""
-    from chainer.functions.array import get_item, reshape
+    """Run a stacked (bi)directional RNN on time-major ``xs``; return ``(hy, cy, ys)``
+    with ``ys`` time-major (``cy`` is ``None`` without a cell)."""
+    from chainer.functions.array import concat, separate, split_axis, stack
     from chainer.functions.connection import linear
     from chainer.functions.noise import dropout
 
     directions = 2 if use_bi_direction else 1
-    lengths = _check_args(where, spec, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions)
-    sizes = _sequence.batch_sizes(lengths)
+    sizes = _check_args(where, spec, n_layers, dropout_ratio, hx, cx, ws, bs, xs, directions)
     step_ends = numpy.cumsum(sizes)[:-1].tolist()
-    hx = variable.as_variable(hx)
-    if spec.has_cell:
-        cx = variable.as_variable(cx)
+    h0s = separate.separate(hx, 0)
+    c0s = separate.separate(cx, 0) if spec.has_cell else None
 
-    layer_input = _sequence.pack(xs, lengths)
+    # All time steps as one matrix of sum(B_t) rows, time step after time step.
+    layer_input = _concat_rows(list(xs))
     hy: list[Any] = []
     cy: list[Any] = []
+    ys: list[Any] = []
     for layer in range(n_layers):
         if layer > 0 and dropout_ratio > 0:
             # Dropout on the inputs of the upper layers only (identity at test time).
@@ -235,22 +253,22 @@ def n_step_rnn_base(
             k = layer * directions + direction
             w_in, b_in, step = spec.build(ws[k], bs[k])
             projected = linear.linear(layer_input, w_in, b_in)
-            gates = _sequence.split_axis(projected, step_ends, 0) if sizes else ()
-            h0 = get_item.get_item(hx, k)
-            c0 = get_item.get_item(cx, k) if spec.has_cell else None
-            h, c, outputs = _run_direction(step, gates, h0, c0, sizes, reverse=direction == 1)
+            gates = split_axis.split_axis(projected, step_ends, 0) if step_ends else (projected,)
+            c0 = c0s[k] if c0s is not None else None
+            h, c, outputs = _run_direction(step, gates, h0s[k], c0, sizes, reverse=direction == 1)
             hy.append(h)
             cy.append(c)
-            if outputs:
-                direction_outputs.append(_sequence.concat(outputs, 0))
-            else:
-                xp = backend.get_array_module(hx.array)
-                direction_outputs.append(variable.Variable(xp.zeros((0, hx.shape[2]), hx.dtype)))
-        layer_input = _sequence.concat(direction_outputs, 1)
+            direction_outputs.append(outputs)
+        if directions == 1 and layer == n_layers - 1:
+            # The last layer's step outputs are already the time-major ys.
+            ys = direction_outputs[0]
+        else:
+            layer_input = concat.concat([_concat_rows(outputs) for outputs in direction_outputs], axis=1)
+    if directions == 2:
+        ys = list(split_axis.split_axis(layer_input, step_ends, 0)) if step_ends else [layer_input]
 
-    ys = _sequence.unpack(layer_input, lengths)
-    hy_stacked = _sequence.concat([reshape.reshape(h, (1,) + h.shape) for h in hy], 0)
-    cy_stacked = _sequence.concat([reshape.reshape(c, (1,) + c.shape) for c in cy], 0) if spec.has_cell else None
+    hy_stacked = stack.stack(hy, 0)
+    cy_stacked = stack.stack(cy, 0) if spec.has_cell else None
     return hy_stacked, cy_stacked, ys
 
 

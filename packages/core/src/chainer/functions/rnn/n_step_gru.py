@@ -5,25 +5,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer.functions.rnn import _n_step, _sequence
+from chainer.functions.rnn import _n_step
 from chainer.utils import argument
 
 
 def _build_gru(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Step]:
     from chainer.functions.activation import sigmoid, tanh
+    from chainer.functions.array import concat, split_axis
     from chainer.functions.connection import linear
 
     n_units = w[0].shape[0]
-    w_in = _sequence.concat((w[0], w[1], w[2]), 0)
-    b_in = _sequence.concat((b[0], b[1], b[2]), 0)
-    w_h = _sequence.concat((w[3], w[4], w[5]), 0)
-    b_h = _sequence.concat((b[3], b[4], b[5]), 0)
+    w_in = concat.concat((w[0], w[1], w[2]), 0)
+    b_in = concat.concat((b[0], b[1], b[2]), 0)
+    w_h = concat.concat((w[3], w[4], w[5]), 0)
+    b_h = concat.concat((b[3], b[4], b[5]), 0)
     cuts = [2 * n_units]
 
     def step(projected: Any, h: Any, c: Any) -> tuple[Any, Any]:
-        x_rz, x_n = _sequence.split_axis(projected, cuts, 1)
-        h_rz, h_n = _sequence.split_axis(linear.linear(h, w_h, b_h), cuts, 1)
-        r, z = _sequence.split_axis(sigmoid.sigmoid(x_rz + h_rz), [n_units], 1)
+        x_rz, x_n = split_axis.split_axis(projected, cuts, 1)
+        h_rz, h_n = split_axis.split_axis(linear.linear(h, w_h, b_h), cuts, 1)
+        r, z = split_axis.split_axis(sigmoid.sigmoid(x_rz + h_rz), [n_units], 1)
         candidate = tanh.tanh(x_n + r * h_n)
         # (1 - z) * candidate + z * h, with one product fewer.
         return candidate + z * (h - candidate), None
@@ -57,20 +58,22 @@ def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
         ws: ``S`` lists of 6 weight matrices: ``ws[l][0..2]`` of shape ``(N, I)``
             (``(N, N)`` above layer 0) and ``ws[l][3..5]`` of shape ``(N, N)``.
         bs: ``S`` lists of 6 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted by decreasing length.
+        xs: Time-major inputs, ``xs[t]`` of shape ``(B_t, I)`` with ``B_0 >= B_1 >= ...``
+            (see :func:`n_step_lstm`; :func:`~chainer.functions.transpose_sequence` makes
+            them from sequences sorted by decreasing length).
 
     Returns:
         ``(hy, ys)``: final hidden states, shape ``(S, B, N)``, and the last layer's
-        outputs, ``ys[b]`` of shape ``(L_b, N)``.
+        outputs, time-major: ``ys[t]`` of shape ``(B_t, N)``.
 
     Example:
         >>> S, B, N, I = 1, 2, 3, 4
-        >>> xs = [np.ones((2, I), 'f'), np.ones((1, I), 'f')]
+        >>> xs = F.transpose_sequence([np.ones((3, I), 'f'), np.ones((1, I), 'f')])
         >>> ws = [[np.full((N, I) if j < 3 else (N, N), 0.1, 'f') for j in range(6)]]
         >>> bs = [[np.zeros(N, 'f') for _ in range(6)]]
         >>> hy, ys = F.n_step_gru(S, 0.0, np.zeros((S, B, N), 'f'), ws, bs, xs)
         >>> hy.shape, [y.shape for y in ys]
-        ((1, 2, 3), [(2, 3), (1, 3)])
+        ((1, 2, 3), [(2, 3), (1, 3), (1, 3)])
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
@@ -96,10 +99,20 @@ def n_step_bigru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any,
         hx: Initial hidden states, shape ``(2S, B, N)``.
         ws: ``2S`` lists of 6 weight matrices.
         bs: ``2S`` lists of 6 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences sorted by decreasing length.
+        xs: Time-major inputs, ``xs[t]`` of shape ``(B_t, I)`` with ``B_0 >= B_1 >= ...``.
 
     Returns:
-        ``(hy, ys)``: final states of shape ``(2S, B, N)`` and outputs ``ys[b]`` of shape ``(L_b, 2N)``.
+        ``(hy, ys)``: final states of shape ``(2S, B, N)`` and time-major outputs,
+        ``ys[t]`` of shape ``(B_t, 2N)`` (forward direction first).
+
+    Example:
+        >>> S, B, N, I = 1, 2, 3, 4
+        >>> xs = F.transpose_sequence([np.ones((2, I), 'f'), np.ones((2, I), 'f')])
+        >>> ws = [[np.full((N, I) if j < 3 else (N, N), 0.1, 'f') for j in range(6)] for _ in range(2)]
+        >>> bs = [[np.zeros(N, 'f') for _ in range(6)] for _ in range(2)]
+        >>> hy, ys = F.n_step_bigru(S, 0.0, np.zeros((2 * S, B, N), 'f'), ws, bs, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 2, 3), [(2, 6), (2, 6)])
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)

@@ -57,23 +57,32 @@ def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, 
         ws: ``S`` lists of 8 weight matrices: ``ws[l][0..3]`` of shape ``(N, I)``
             (``I`` the input size for layer 0, ``N`` above) and ``ws[l][4..7]`` of shape ``(N, N)``.
         bs: ``S`` lists of 8 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted so that
-            ``L_0 >= L_1 >= ...`` (a sequence may be empty).
+        xs: Time-major inputs: ``xs[t]`` of shape ``(B_t, I)`` holds time step ``t`` of
+            the ``B_t`` sequences longer than ``t``, so ``B_0 >= B_1 >= ...``; this is what
+            :func:`~chainer.functions.transpose_sequence` makes of sequences sorted by
+            decreasing length. ``B`` is ``B_0``; rows of ``hx`` and ``cx`` past ``B_0``
+            (sequences of length zero) are passed to ``hy`` and ``cy`` unchanged.
 
     Returns:
         ``(hy, cy, ys)``: the final hidden and cell states of every layer, shape
         ``(S, B, N)`` (a sequence's final state is the one after its last element), and
-        the list of the last layer's outputs, ``ys[b]`` of shape ``(L_b, N)``.
+        the list of the last layer's outputs, time-major like ``xs``: ``ys[t]`` of
+        shape ``(B_t, N)``.
 
     Example:
-        >>> S, B, N, I = 2, 3, 4, 5
-        >>> xs = [np.ones((L, I), 'f') for L in (3, 2, 1)]
-        >>> hx = np.zeros((S, B, N), 'f'); cx = np.zeros((S, B, N), 'f')
+        >>> S, N, I = 2, 4, 5
+        >>> seqs = [np.ones((3, I), 'f'), np.ones((1, I), 'f')]  # sorted by decreasing length
+        >>> xs = F.transpose_sequence(seqs)  # time-major
+        >>> [x.shape for x in xs]
+        [(2, 5), (1, 5), (1, 5)]
+        >>> hx = np.zeros((S, 2, N), 'f'); cx = np.zeros((S, 2, N), 'f')
         >>> ws = [[np.full((N, I if l == 0 else N) if j < 4 else (N, N), 0.1, 'f') for j in range(8)] for l in range(S)]
         >>> bs = [[np.zeros(N, 'f') for _ in range(8)] for _ in range(S)]
         >>> hy, cy, ys = F.n_step_lstm(S, 0.0, hx, cx, ws, bs, xs)
         >>> hy.shape, [y.shape for y in ys]
-        ((2, 3, 4), [(3, 4), (2, 4), (1, 4)])
+        ((2, 2, 4), [(2, 4), (1, 4), (1, 4)])
+        >>> [y.shape for y in F.transpose_sequence(ys)]  # back to one output per sequence
+        [(3, 4), (1, 4)]
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
@@ -103,11 +112,23 @@ def n_step_bilstm(
         ws: ``2S`` lists of 8 weight matrices: ``ws[k][0..3]`` of shape ``(N, I)`` for
             ``k < 2`` and ``(N, 2N)`` above, ``ws[k][4..7]`` of shape ``(N, N)``.
         bs: ``2S`` lists of 8 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted by decreasing length.
+        xs: Time-major inputs, ``xs[t]`` of shape ``(B_t, I)`` with ``B_0 >= B_1 >= ...``,
+            as in :func:`n_step_lstm`.
 
     Returns:
         ``(hy, cy, ys)``: final states of shape ``(2S, B, N)`` (for the backward direction
-        the state after the first element) and outputs ``ys[b]`` of shape ``(L_b, 2N)``.
+        the state after the first element) and time-major outputs, ``ys[t]`` of shape
+        ``(B_t, 2N)`` (forward direction first).
+
+    Example:
+        >>> S, N, I = 1, 2, 3
+        >>> xs = F.transpose_sequence([np.ones((2, I), 'f'), np.ones((1, I), 'f')])
+        >>> hx = np.zeros((2 * S, 2, N), 'f'); cx = np.zeros((2 * S, 2, N), 'f')
+        >>> ws = [[np.full((N, I) if j < 4 else (N, N), 0.1, 'f') for j in range(8)] for _ in range(2 * S)]
+        >>> bs = [[np.zeros(N, 'f') for _ in range(8)] for _ in range(2 * S)]
+        >>> hy, cy, ys = F.n_step_bilstm(S, 0.0, hx, cx, ws, bs, xs)
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 2, 2), [(2, 4), (1, 4)])
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)

@@ -47,21 +47,24 @@ def n_step_rnn(
         ws: ``S`` lists of 2 weight matrices: ``ws[l][0]`` of shape ``(N, I)`` (``(N, N)``
             above layer 0) and ``ws[l][1]`` of shape ``(N, N)``.
         bs: ``S`` lists of 2 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences, ``xs[b]`` of shape ``(L_b, I)``, sorted by decreasing length.
+        xs: Time-major inputs, ``xs[t]`` of shape ``(B_t, I)`` with ``B_0 >= B_1 >= ...``
+            (see :func:`n_step_lstm`; :func:`~chainer.functions.transpose_sequence` makes
+            them from sequences sorted by decreasing length).
         activation: ``'tanh'`` or ``'relu'``.
 
     Returns:
         ``(hy, ys)``: final hidden states, shape ``(S, B, N)``, and the last layer's
-        outputs, ``ys[b]`` of shape ``(L_b, N)``.
+        outputs, time-major: ``ys[t]`` of shape ``(B_t, N)``.
 
     Example:
-        >>> xs = [np.ones((2, 3), 'f')]
-        >>> ws = [[np.eye(3, dtype='f'), np.zeros((3, 3), 'f')]]
-        >>> bs = [[np.zeros(3, 'f'), np.zeros(3, 'f')]]
-        >>> hy, ys = F.n_step_rnn(1, 0.0, np.zeros((1, 1, 3), 'f'), ws, bs, xs, activation='relu')
-        >>> ys[0].array
-        array([[1., 1., 1.],
-               [1., 1., 1.]], dtype=float32)
+        >>> seqs = [np.array([[1., 2.], [3., 4.]], 'f'), np.array([[5., 6.]], 'f')]
+        >>> xs = F.transpose_sequence(seqs)  # xs[0]: first step of both, xs[1]: second of the first
+        >>> ws = [[np.eye(2, dtype='f'), np.zeros((2, 2), 'f')]]
+        >>> bs = [[np.zeros(2, 'f'), np.zeros(2, 'f')]]
+        >>> hy, ys = F.n_step_rnn(1, 0.0, np.zeros((1, 2, 2), 'f'), ws, bs, xs, activation='relu')
+        >>> [y.array for y in ys]
+        [array([[1., 2.],
+               [5., 6.]], dtype=float32), array([[3., 4.]], dtype=float32)]
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
@@ -88,11 +91,20 @@ def n_step_birnn(
         hx: Initial hidden states, shape ``(2S, B, N)``.
         ws: ``2S`` lists of 2 weight matrices.
         bs: ``2S`` lists of 2 bias vectors of shape ``(N,)``.
-        xs: ``B`` input sequences sorted by decreasing length.
+        xs: Time-major inputs, ``xs[t]`` of shape ``(B_t, I)`` with ``B_0 >= B_1 >= ...``.
         activation: ``'tanh'`` or ``'relu'``.
 
     Returns:
-        ``(hy, ys)``: final states of shape ``(2S, B, N)`` and outputs ``ys[b]`` of shape ``(L_b, 2N)``.
+        ``(hy, ys)``: final states of shape ``(2S, B, N)`` and time-major outputs,
+        ``ys[t]`` of shape ``(B_t, 2N)`` (forward direction first).
+
+    Example:
+        >>> xs = F.transpose_sequence([np.ones((3, 2), 'f')])
+        >>> ws = [[np.eye(2, dtype='f'), np.zeros((2, 2), 'f')] for _ in range(2)]
+        >>> bs = [[np.zeros(2, 'f'), np.zeros(2, 'f')] for _ in range(2)]
+        >>> hy, ys = F.n_step_birnn(1, 0.0, np.zeros((2, 1, 2), 'f'), ws, bs, xs, activation='relu')
+        >>> hy.shape, [y.shape for y in ys]
+        ((2, 1, 2), [(1, 4), (1, 4), (1, 4)])
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy
 
 from chainer import link, variable
-from chainer.functions.array import permutate
+from chainer.functions.array import permutate, transpose_sequence
 from chainer.functions.rnn import n_step_rnn as n_step_rnn_function
 from chainer.links.rnn import _state
 from chainer.utils import argument
@@ -125,7 +125,8 @@ class NStepRNNBase(link.ChainList):
                     f"got {getattr(x, 'shape', type(x).__name__)}"
                 )
         lengths = [x.shape[0] for x in xs]
-        # The functions want the sequences longest first; keep the caller's order outside.
+        # The functions take time-major steps, built from the sequences sorted longest
+        # first; the caller's order is restored on the way out.
         order = numpy.argsort([-n for n in lengths], kind="stable")
         is_sorted = bool((order == numpy.arange(len(xs))).all())
         if not is_sorted:
@@ -138,9 +139,21 @@ class NStepRNNBase(link.ChainList):
             elif not is_sorted:
                 h = permutate.permutate(h, indices, axis=1)
             states.append(h)
-        result = self.rnn(self.n_layers, self.dropout, *states, self.ws, self.bs, list(xs))
-        final_states = list(result[:-1])
-        ys = list(result[-1])
+        n_running = sum(1 for n in lengths if n > 0)
+        if n_running == 0:
+            # No time step at all: every state is final as given.
+            final_states = [variable.as_variable(h) for h in states]
+            ys: list[Any] = []
+        else:
+            steps = transpose_sequence.transpose_sequence(xs)
+            result = self.rnn(self.n_layers, self.dropout, *states, self.ws, self.bs, list(steps))
+            final_states = list(result[:-1])
+            ys = list(transpose_sequence.transpose_sequence(result[-1]))
+        if n_running < len(xs):
+            # Sequences of length zero come last in the sorted order and have empty outputs.
+            dtype = xs[0].dtype
+            empty = (0, self.direction * self.out_size)
+            ys += [variable.Variable(_state.zeros(self.device, empty, dtype)) for _ in range(len(xs) - n_running)]
         if not is_sorted:
             final_states = [permutate.permutate(h, indices, axis=1, inv=True) for h in final_states]
             unsorted: list[Any] = [None] * len(ys)

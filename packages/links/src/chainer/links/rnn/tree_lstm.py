@@ -6,20 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import link, variable
-from chainer.functions.activation import _gates, sigmoid, tanh
+from chainer.functions.activation import sigmoid, tanh
 from chainer.functions.activation import tree_lstm as tree_lstm_function
-from chainer.functions.array import split_axis
+from chainer.functions.array import concat, split_axis
 from chainer.links.connection import linear
 from chainer.links.rnn import _state
-
-
-def _tree_lstm(cs: list[Any], blocks: list[Any]) -> tuple[variable.Variable, variable.Variable]:
-    """Apply the unit to the gate pre-activations given as separate blocks ``a, i, o, f_1..f_N``.
-
-    The links keep Chainer's weight layout, in which the rows of the weights are gate
-    blocks; :func:`chainer.functions.tree_lstm` wants the gates interleaved per unit.
-    """
-    return tree_lstm_function.tree_lstm(*cs, _gates.interleave_gates(blocks))
 
 
 def _batch_and_dtype(where: str, arrays: list[Any], x: Any) -> tuple[int, Any]:
@@ -101,7 +92,8 @@ class ChildSumTreeLSTM(link.Chain):
             h_sum = h_sum + h
         a_h, i_h, o_h = split_axis.split_axis(self.W_h_aio(h_sum), 3, axis=1)
         fs = [f_x + self.W_h_f(h) for h in hs]
-        return _tree_lstm(cs, [a + a_h, i + i_h, o + o_h, *fs])
+        # F.tree_lstm takes the gates as contiguous blocks a, i, o, f_1, ..., f_N.
+        return tree_lstm_function.tree_lstm(*cs, concat.concat([a + a_h, i + i_h, o + o_h, *fs], axis=1))
 
 
 class NaryTreeLSTM(link.Chain):
@@ -165,7 +157,8 @@ class NaryTreeLSTM(link.Chain):
             if h is not None:
                 pre += getattr(self, f"W_h{k}")(h)
         cs = [_state.zeros_state(self, batch, self.state_size, dtype) if c is None else c for c in cs]
-        return _tree_lstm(cs, list(split_axis.split_axis(pre, 3 + n, axis=1)))
+        # The rows of the weights are already the gate blocks F.tree_lstm takes.
+        return tree_lstm_function.tree_lstm(*cs, pre)
 
 
 __all__ = ["ChildSumTreeLSTM", "NaryTreeLSTM"]
