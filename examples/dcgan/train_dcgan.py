@@ -156,6 +156,9 @@ def out_generated_image(gen, dis, rows, cols, seed, dst):
 
     @chainer.training.make_extension()
     def make_image(trainer):
+        # The preview draws its latent vectors from a fixed seed without disturbing the
+        # random numbers of the training that goes on after it.
+        training_state = numpy.random.get_state()
         numpy.random.seed(seed)
         n_images = rows * cols
         xp = gen.xp
@@ -163,7 +166,7 @@ def out_generated_image(gen, dis, rows, cols, seed, dst):
         with chainer.using_config("train", False), chainer.no_backprop_mode():
             x = gen(z)
         x = chainer.backends.cuda.to_cpu(x.array)
-        numpy.random.seed()
+        numpy.random.set_state(training_state)
 
         x = numpy.asarray(numpy.clip(x * 255, 0.0, 255.0), dtype=numpy.uint8)
         _, _, H, W = x.shape
@@ -211,6 +214,9 @@ def main():
     parser.add_argument("--n_hidden", "-n", type=int, default=100, help="Number of hidden units (z)")
     parser.add_argument("--ch", type=int, default=512, help="Number of channels of the widest layer")
     parser.add_argument("--seed", type=int, default=0, help="Random seed of z at visualization stage")
+    parser.add_argument(
+        "--train_seed", type=int, default=None, help="Random seed of the training (initial weights, z, order)"
+    )
     parser.add_argument("--snapshot_interval", type=int, default=1000, help="Interval of snapshot (iterations)")
     parser.add_argument("--display_interval", type=int, default=100, help="Interval of displaying log (iterations)")
     parser.add_argument(
@@ -221,6 +227,8 @@ def main():
         "--gpu", "-g", dest="device", type=int, nargs="?", const=0, help="GPU ID (negative value indicates CPU)"
     )
     args = parser.parse_args()
+    if args.train_seed is not None:
+        numpy.random.seed(args.train_seed)
 
     device = chainer.get_device(args.device)
     device.use()

@@ -289,7 +289,7 @@ def test_dcgan(tmp_path):
         "dcgan/train_dcgan.py",
         out,
         *("--ch", "16", "--batchsize", "16", "--epoch", "40"),
-        *("--display_interval", "20", "--snapshot_interval", "160"),
+        *("--display_interval", "20", "--snapshot_interval", "160", "--train_seed", "0"),
     )
     log = read_log(out)
     assert [entry["iteration"] for entry in log] == list(range(20, 161, 20))
