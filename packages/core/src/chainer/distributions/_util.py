@@ -4,11 +4,11 @@ and sampling noise on the parameters' device."""
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy
 
-from chainer import backend, variable
+from chainer import backend, distribution, variable
 from chainer import functions as F
 from chainer.utils import force_array
 
@@ -152,3 +152,47 @@ def xlogx(x: variable.Variable) -> variable.Variable:
         return x * F.log(x)
     log_x = F.log(where(zero, 1.0, x))
     return where(zero, 0.0, x * log_x)
+
+
+class ScalarEventDistribution(distribution.Distribution):
+    """The base of the distributions of scalar events whose parameters all have the batch
+    shape (as :func:`params` broadcasts them).
+
+    A subclass names its parameter attributes in ``_param_names`` (the first gives the
+    batch shape, all are reported by :attr:`params`) and its support in ``_support``.
+    """
+
+    _param_names: ClassVar[tuple[str, ...]]
+    _support: ClassVar[str]
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return getattr(self, self._param_names[0]).shape
+
+    @property
+    def event_shape(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def params(self) -> dict[str, variable.Variable]:
+        return {name: getattr(self, name) for name in self._param_names}
+
+    @property
+    def support(self) -> str:
+        return self._support
+
+
+class LocScaleDistribution(ScalarEventDistribution):
+    """The base of the real-valued distributions with a location ``loc`` and a scale
+    ``scale``, given as arrays or variables; ``_name`` (the public name) prefixes errors."""
+
+    _name: ClassVar[str]
+    _param_names = ("loc", "scale")
+    _support = "real"
+
+    def __init__(self, loc: Any, scale: Any) -> None:
+        self.loc, self.scale = params(self._name, loc=loc, scale=scale)
+
+    def _z(self, x: Any, method: str) -> variable.Variable:
+        """``x`` standardised, ``(x - loc) / scale``; ``method`` names the caller in errors."""
+        return (value(x, self.loc, f"{self._name}.{method}") - self.loc) / self.scale

@@ -11,7 +11,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Beta"
 
 
-class Beta(distribution.Distribution):
+class Beta(_util.ScalarEventDistribution):
     """Beta Distribution.
 
     .. math::
@@ -30,24 +30,11 @@ class Beta(distribution.Distribution):
         0.5
     """
 
+    _param_names = ("a", "b")
+    _support = "[0, 1]"
+
     def __init__(self, a: Any, b: Any) -> None:
         self.a, self.b = _util.params(_NAME, a=a, b=b)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.a.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"a": self.a, "b": self.b}
-
-    @property
-    def support(self) -> str:
-        return "[0, 1]"
 
     def log_prob(self, x: Any) -> variable.Variable:
         x = _util.value(x, self.a, f"{_NAME}.log_prob")

@@ -6,14 +6,14 @@ import math
 import warnings
 from typing import Any
 
-from chainer import distribution, variable
 from chainer import functions as F
+from chainer import variable
 from chainer.distributions import _util
 
 _NAME = "chainer.distributions.Cauchy"
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(_util.LocScaleDistribution):
     """Cauchy Distribution.
 
     .. math::
@@ -32,34 +32,14 @@ class Cauchy(distribution.Distribution):
         0.5
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
-        self.loc, self.scale = _util.params(_NAME, loc=loc, scale=scale)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _z(self, x: Any, where: str) -> variable.Variable:
-        return (_util.value(x, self.loc, where) - self.loc) / self.scale
+    _name = _NAME
 
     def log_prob(self, x: Any) -> variable.Variable:
-        z = self._z(x, f"{_NAME}.log_prob")
+        z = self._z(x, "log_prob")
         return -math.log(math.pi) - F.log(self.scale) - F.log1p(F.square(z))
 
     def cdf(self, x: Any) -> variable.Variable:
-        return 0.5 + F.arctan(self._z(x, f"{_NAME}.cdf")) / math.pi
+        return 0.5 + F.arctan(self._z(x, "cdf")) / math.pi
 
     def icdf(self, x: Any) -> variable.Variable:
         u = _util.value(x, self.loc, f"{_NAME}.icdf")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer import distribution, variable
 from chainer import functions as F
+from chainer import variable
 from chainer.distributions import _util
 
 _NAME = "chainer.distributions.Chisquare"
 
 
-class Chisquare(distribution.Distribution):
+class Chisquare(_util.ScalarEventDistribution):
     """Chi-Square Distribution.
 
     .. math::
@@ -28,24 +28,11 @@ class Chisquare(distribution.Distribution):
         6.0
     """
 
+    _param_names = ("k",)
+    _support = "positive"
+
     def __init__(self, k: Any) -> None:
         (self.k,) = _util.params(_NAME, k=k)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.k.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"k": self.k}
-
-    @property
-    def support(self) -> str:
-        return "positive"
 
     def log_prob(self, x: Any) -> variable.Variable:
         x = _util.value(x, self.k, f"{_NAME}.log_prob")

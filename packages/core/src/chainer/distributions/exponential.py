@@ -11,7 +11,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Exponential"
 
 
-class Exponential(distribution.Distribution):
+class Exponential(_util.ScalarEventDistribution):
     """Exponential Distribution.
 
     .. math::
@@ -28,24 +28,11 @@ class Exponential(distribution.Distribution):
         0.5
     """
 
+    _param_names = ("lam",)
+    _support = "positive"
+
     def __init__(self, lam: Any) -> None:
         (self.lam,) = _util.params(_NAME, lam=lam)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.lam.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"lam": self.lam}
-
-    @property
-    def support(self) -> str:
-        return "positive"
 
     def _x(self, x: Any, where: str) -> variable.Variable:
         return _util.value(x, self.lam, f"{_NAME}.{where}")

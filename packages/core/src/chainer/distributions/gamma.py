@@ -11,7 +11,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Gamma"
 
 
-class Gamma(distribution.Distribution):
+class Gamma(_util.ScalarEventDistribution):
     """Gamma Distribution.
 
     .. math::
@@ -29,24 +29,11 @@ class Gamma(distribution.Distribution):
         6.0
     """
 
+    _param_names = ("k", "theta")
+    _support = "positive"
+
     def __init__(self, k: Any, theta: Any) -> None:
         self.k, self.theta = _util.params(_NAME, k=k, theta=theta)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.k.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"k": self.k, "theta": self.theta}
-
-    @property
-    def support(self) -> str:
-        return "positive"
 
     def log_prob(self, x: Any) -> variable.Variable:
         x = _util.value(x, self.k, f"{_NAME}.log_prob")

@@ -13,7 +13,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Geometric"
 
 
-class Geometric(distribution.Distribution):
+class Geometric(_util.ScalarEventDistribution):
     """Geometric Distribution.
 
     .. math::
@@ -31,24 +31,11 @@ class Geometric(distribution.Distribution):
         2.0
     """
 
+    _param_names = ("p",)
+    _support = "positive integer"
+
     def __init__(self, p: Any) -> None:
         (self.p,) = _util.params(_NAME, p=p)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.p.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"p": self.p}
-
-    @property
-    def support(self) -> str:
-        return "positive integer"
 
     def log_prob(self, x: Any) -> variable.Variable:
         x = _util.value(x, self.p, f"{_NAME}.log_prob")

@@ -12,7 +12,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Gumbel"
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(_util.LocScaleDistribution):
     """Gumbel Distribution.
 
     .. math::
@@ -31,27 +31,7 @@ class Gumbel(distribution.Distribution):
         0.0
     """
 
-    def __init__(self, loc: Any, scale: Any) -> None:
-        self.loc, self.scale = _util.params(_NAME, loc=loc, scale=scale)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _z(self, x: Any, where: str) -> variable.Variable:
-        return (_util.value(x, self.loc, f"{_NAME}.{where}") - self.loc) / self.scale
+    _name = _NAME
 
     def log_prob(self, x: Any) -> variable.Variable:
         z = self._z(x, "log_prob")

@@ -11,7 +11,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.LogNormal"
 
 
-class LogNormal(distribution.Distribution):
+class LogNormal(_util.ScalarEventDistribution):
     """Logatithm Normal Distribution.
 
     The distribution of :math:`e^Y` for a normal :math:`Y \\sim N(\\mu, \\sigma^2)`:
@@ -31,24 +31,11 @@ class LogNormal(distribution.Distribution):
         1.0
     """
 
+    _param_names = ("mu", "sigma")
+    _support = "positive"
+
     def __init__(self, mu: Any, sigma: Any) -> None:
         self.mu, self.sigma = _util.params(_NAME, mu=mu, sigma=sigma)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.mu.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"mu": self.mu, "sigma": self.sigma}
-
-    @property
-    def support(self) -> str:
-        return "positive"
 
     def _x(self, x: Any, where: str) -> variable.Variable:
         return _util.value(x, self.mu, f"{_NAME}.{where}")

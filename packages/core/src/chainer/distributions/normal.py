@@ -13,7 +13,7 @@ from chainer.utils import argument
 _NAME = "chainer.distributions.Normal"
 
 
-class Normal(distribution.Distribution):
+class Normal(_util.LocScaleDistribution):
     """Normal Distribution.
 
     .. math::
@@ -36,6 +36,8 @@ class Normal(distribution.Distribution):
         array([-0.9189385, -0.9189385], dtype=float32)
     """
 
+    _name = _NAME
+
     def __init__(self, loc: Any, scale: Any = None, **kwargs: Any) -> None:
         (log_scale,) = argument.parse_kwargs(kwargs, ("log_scale", None))
         if (scale is None) == (log_scale is None):
@@ -55,40 +57,21 @@ class Normal(distribution.Distribution):
     def log_scale(self) -> variable.Variable:
         return F.log(self.scale)
 
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.loc.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"loc": self.loc, "scale": self.scale}
-
-    @property
-    def support(self) -> str:
-        return "real"
-
-    def _z(self, x: Any) -> variable.Variable:
-        return (_util.value(x, self.loc, f"{_NAME}.log_prob") - self.loc) / self.scale
-
     def log_prob(self, x: Any) -> variable.Variable:
-        z = self._z(x)
+        z = self._z(x, "log_prob")
         return -0.5 * F.square(z) - self.log_scale - 0.5 * _util.LOG_2PI
 
     def cdf(self, x: Any) -> variable.Variable:
-        return F.ndtr(self._z(x))
+        return F.ndtr(self._z(x, "cdf"))
 
     def log_cdf(self, x: Any) -> variable.Variable:
-        return F.log_ndtr(self._z(x))
+        return F.log_ndtr(self._z(x, "log_cdf"))
 
     def survival_function(self, x: Any) -> variable.Variable:
-        return F.ndtr(-self._z(x))
+        return F.ndtr(-self._z(x, "survival_function"))
 
     def log_survival_function(self, x: Any) -> variable.Variable:
-        return F.log_ndtr(-self._z(x))
+        return F.log_ndtr(-self._z(x, "log_survival_function"))
 
     def icdf(self, x: Any) -> variable.Variable:
         return self.loc + self.scale * F.ndtri(_util.value(x, self.loc, f"{_NAME}.icdf"))

@@ -11,7 +11,7 @@ from chainer.distributions import _util
 _NAME = "chainer.distributions.Pareto"
 
 
-class Pareto(distribution.Distribution):
+class Pareto(_util.ScalarEventDistribution):
     """Pareto Distribution.
 
     .. math::
@@ -30,24 +30,11 @@ class Pareto(distribution.Distribution):
         2.0
     """
 
+    _param_names = ("scale", "alpha")
+    _support = "[scale, inf]"
+
     def __init__(self, scale: Any, alpha: Any) -> None:
         self.scale, self.alpha = _util.params(_NAME, scale=scale, alpha=alpha)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.scale.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"scale": self.scale, "alpha": self.alpha}
-
-    @property
-    def support(self) -> str:
-        return "[scale, inf]"
 
     def _x(self, x: Any, where: str) -> variable.Variable:
         return _util.value(x, self.scale, f"{_NAME}.{where}")

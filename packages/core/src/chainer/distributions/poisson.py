@@ -14,7 +14,7 @@ from chainer.utils import force_array
 _NAME = "chainer.distributions.Poisson"
 
 
-class Poisson(distribution.Distribution):
+class Poisson(_util.ScalarEventDistribution):
     """Poisson Distribution.
 
     .. math::
@@ -31,24 +31,11 @@ class Poisson(distribution.Distribution):
         3.0
     """
 
+    _param_names = ("lam",)
+    _support = "non negative integer"
+
     def __init__(self, lam: Any) -> None:
         (self.lam,) = _util.params(_NAME, lam=lam)
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.lam.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"lam": self.lam}
-
-    @property
-    def support(self) -> str:
-        return "non negative integer"
 
     def log_prob(self, x: Any) -> variable.Variable:
         x = _util.value(x, self.lam, f"{_NAME}.log_prob")

@@ -14,7 +14,7 @@ from chainer.utils import argument
 _NAME = "chainer.distributions.Uniform"
 
 
-class Uniform(distribution.Distribution):
+class Uniform(_util.ScalarEventDistribution):
     """Uniform Distribution.
 
     .. math::
@@ -34,6 +34,9 @@ class Uniform(distribution.Distribution):
         >>> float(d.mean.array), float(d.variance.array)
         (2.0, 1.3333333730697632)
     """
+
+    _param_names = ("low", "high")
+    _support = "[low, high]"
 
     def __init__(self, **kwargs: Any) -> None:
         low, high, loc, scale = argument.parse_kwargs(
@@ -67,22 +70,6 @@ class Uniform(distribution.Distribution):
     @functools.cached_property
     def scale(self) -> variable.Variable:
         return self.high - self.low
-
-    @property
-    def batch_shape(self) -> tuple[int, ...]:
-        return self.low.shape
-
-    @property
-    def event_shape(self) -> tuple[int, ...]:
-        return ()
-
-    @property
-    def params(self) -> dict[str, variable.Variable]:
-        return {"low": self.low, "high": self.high}
-
-    @property
-    def support(self) -> str:
-        return "[low, high]"
 
     def _x(self, x: Any, where: str) -> variable.Variable:
         return _util.value(x, self.low, f"{_NAME}.{where}")

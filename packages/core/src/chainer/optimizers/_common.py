@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy
 
@@ -51,3 +51,78 @@ def set_optimizer_hyperparams(opt: optimizer.GradientMethod, flags: Iterable[str
     _check(type(opt).__name__, values, flags)
     for name, value in values.items():
         setattr(opt.hyperparam, name, value)
+
+
+class RuleBase(optimizer.UpdateRule):
+    """The base of this package's update rules: what every rule does but its formula.
+
+    A subclass declares, as class attributes, its module's default hyperparameters
+    (``_defaults``, the parent of a rule made standalone), which hyperparameters are flags
+    (``_flags``, checked to be bools) and the names of its state arrays that start as zeros
+    shaped like the parameter (``_zero_state``); it implements :meth:`_update_param`. Its
+    ``__init__`` keeps the documented signature and passes the hyperparameters on by name.
+    """
+
+    _defaults: ClassVar[optimizer.Hyperparameter]
+    _flags: ClassVar[tuple[str, ...]] = ()
+    _zero_state: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None, **hyperparams: Any) -> None:
+        super().__init__(parent_hyperparam or self._defaults)
+        set_rule_hyperparams(self, self._flags, **hyperparams)
+
+    def init_state(self, param: Any) -> None:
+        xp = param.device.xp
+        for name in self._zero_state:
+            self.state[name] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param: Any) -> None:
+        grad = param.grad
+        if grad is not None:
+            self._update_param(param, grad)
+
+    # The formulas are written once against the array module, for every device.
+    update_core_gpu = update_core_cpu
+
+    def _update_param(self, param: Any, grad: Any) -> None:
+        """Apply the update formula to ``param`` given its (non-``None``) gradient."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _update_param(param, grad)")
+
+
+class MomentumRuleBase(RuleBase):
+    """The base of the rules with a learning rate, a momentum and a velocity ``v``."""
+
+    _zero_state = ("v",)
+
+    def __init__(
+        self,
+        parent_hyperparam: optimizer.Hyperparameter | None = None,
+        lr: float | None = None,
+        momentum: float | None = None,
+    ) -> None:
+        super().__init__(parent_hyperparam, lr=lr, momentum=momentum)
+
+
+class OptimizerBase(optimizer.GradientMethod):
+    """The base of this package's optimizers: stores the constructor's hyperparameters
+    (checked by the rule class's ``_flags``) and gives each parameter a ``_rule_class``.
+
+    A subclass keeps its documented ``__init__`` signature and its
+    :class:`~chainer.optimizer.HyperparameterProxy` attributes.
+    """
+
+    _rule_class: ClassVar[type[RuleBase]]
+
+    def __init__(self, **hyperparams: Any) -> None:
+        super().__init__()
+        set_optimizer_hyperparams(self, self._rule_class._flags, **hyperparams)
+
+    def create_update_rule(self) -> RuleBase:
+        return self._rule_class(self.hyperparam)
+
+
+class MomentumOptimizerBase(OptimizerBase):
+    """The base of the optimizers whose rules derive from :class:`MomentumRuleBase`."""
+
+    lr = optimizer.HyperparameterProxy("lr")
+    momentum = optimizer.HyperparameterProxy("momentum")

@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(rho=0.95, eps=1e-6)
 
 
-class AdaDeltaRule(optimizer.UpdateRule):
+class AdaDeltaRule(_common.RuleBase):
     """Update rule of :class:`AdaDelta`::
 
         msg = rho * msg + (1 - rho) * grad**2
@@ -24,24 +24,18 @@ class AdaDeltaRule(optimizer.UpdateRule):
         eps: Small value for numerical stability (inherited if ``None``).
     """
 
+    _defaults = _default_hyperparam
+    _zero_state = ("msg", "msdx")
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
         rho: float | None = None,
         eps: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, rho=rho, eps=eps)
+        super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
-    def init_state(self, param: Any) -> None:
-        xp = param.device.xp
-        self.state["msg"] = xp.zeros_like(param.array)
-        self.state["msdx"] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         rho, eps = _common.scalar(hp.rho), _common.scalar(hp.eps)
@@ -56,10 +50,8 @@ class AdaDeltaRule(optimizer.UpdateRule):
         msdx += (1 - rho) * dx * dx
         param.array -= dx
 
-    update_core_gpu = update_core_cpu
 
-
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_common.OptimizerBase):
     """Zeiler's ADADELTA: steps scaled by the ratio of the RMS of past updates to the RMS
     of past gradients, no learning rate (Zeiler, "ADADELTA", 2012).
 
@@ -68,15 +60,13 @@ class AdaDelta(optimizer.GradientMethod):
         eps: Small value for numerical stability.
     """
 
+    _rule_class = AdaDeltaRule
+
     rho = optimizer.HyperparameterProxy("rho")
     eps = optimizer.HyperparameterProxy("eps")
 
     def __init__(self, rho: float = _default_hyperparam.rho, eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, rho=rho, eps=eps)
-
-    def create_update_rule(self) -> AdaDeltaRule:
-        return AdaDeltaRule(self.hyperparam)
+        super().__init__(rho=rho, eps=eps)
 
 
 __all__ = ["AdaDelta", "AdaDeltaRule"]

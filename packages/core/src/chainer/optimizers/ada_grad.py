@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=0.001, eps=1e-8)
 
 
-class AdaGradRule(optimizer.UpdateRule):
+class AdaGradRule(_common.RuleBase):
     """Update rule of :class:`AdaGrad`::
 
         h += grad**2
@@ -22,22 +22,18 @@ class AdaGradRule(optimizer.UpdateRule):
         eps: Small value for numerical stability (inherited if ``None``).
     """
 
+    _defaults = _default_hyperparam
+    _zero_state = ("h",)
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
         lr: float | None = None,
         eps: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
-    def init_state(self, param: Any) -> None:
-        self.state["h"] = param.device.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         h = self.state["h"]
@@ -48,10 +44,8 @@ class AdaGradRule(optimizer.UpdateRule):
         step *= _common.scalar(hp.lr)
         param.array -= step
 
-    update_core_gpu = update_core_cpu
 
-
-class AdaGrad(optimizer.GradientMethod):
+class AdaGrad(_common.OptimizerBase):
     """AdaGrad: per-element learning rates from the accumulated squared gradients
     (Duchi et al., "Adaptive Subgradient Methods", 2011).
 
@@ -60,15 +54,13 @@ class AdaGrad(optimizer.GradientMethod):
         eps: Small value for numerical stability.
     """
 
+    _rule_class = AdaGradRule
+
     lr = optimizer.HyperparameterProxy("lr")
     eps = optimizer.HyperparameterProxy("eps")
 
     def __init__(self, lr: float = _default_hyperparam.lr, eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, eps=eps)
-
-    def create_update_rule(self) -> AdaGradRule:
-        return AdaGradRule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)
 
 
 __all__ = ["AdaGrad", "AdaGradRule"]

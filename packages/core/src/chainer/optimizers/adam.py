@@ -36,13 +36,34 @@ def _learning_rate(owner: str, hp: optimizer.Hyperparameter, t: int) -> float:
     return _common.scalar(hp.alpha) * math.sqrt(fix2) / fix1
 
 
+class _BiasCorrectedRate:
+    """The ``lr`` and deprecated ``alpha_t`` properties of :class:`AdamRule` and :class:`Adam`,
+    computed from their ``hyperparam`` and update count ``t``."""
+
+    hyperparam: optimizer.Hyperparameter
+    t: int
+    _alpha_t_owner: str
+
+    @property
+    def lr(self) -> float:
+        """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
+        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+
+    @property
+    def alpha_t(self) -> float:
+        """Deprecated alias of :attr:`lr`."""
+        owner = self._alpha_t_owner
+        warnings.warn(f"{owner}.alpha_t is deprecated; use {owner}.lr", DeprecationWarning, stacklevel=2)
+        return self.lr
+
+
 def _intermediate_dtype(dtype: Any) -> numpy.dtype[Any]:
     # float16 moments underflow (squared gradients below 6e-8 vanish): compute in float32.
     dtype = numpy.dtype(dtype)
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
 
 
-class AdamRule(optimizer.UpdateRule):
+class AdamRule(_BiasCorrectedRate, _common.RuleBase):
     """Update rule of :class:`Adam` (and of its variants)::
 
         m += (1 - beta1) * (grad - m)
@@ -66,6 +87,10 @@ class AdamRule(optimizer.UpdateRule):
         initial_alpha (float): ``alpha`` at construction (the AdaBound reference).
     """
 
+    _defaults = _default_hyperparam
+    _flags = _FLAGS
+    _alpha_t_owner = "AdamRule"
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
@@ -80,10 +105,8 @@ class AdamRule(optimizer.UpdateRule):
         final_lr: float | None = None,
         gamma: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(
-            self,
-            _FLAGS,
+        super().__init__(
+            parent_hyperparam,
             alpha=alpha,
             beta1=beta1,
             beta2=beta2,
@@ -105,17 +128,6 @@ class AdamRule(optimizer.UpdateRule):
         if self.hyperparam.amsgrad:
             self.state["vhat"] = xp.zeros(param.shape, dtype)
 
-    @property
-    def lr(self) -> float:
-        """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
-        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
-
-    @property
-    def alpha_t(self) -> float:
-        """Deprecated alias of :attr:`lr`."""
-        warnings.warn("AdamRule.alpha_t is deprecated; use AdamRule.lr", DeprecationWarning, stacklevel=2)
-        return self.lr
-
     def _bounds(self) -> tuple[float, float]:
         hp = self.hyperparam
         final_lr = _common.scalar(hp.final_lr)
@@ -126,10 +138,7 @@ class AdamRule(optimizer.UpdateRule):
         upper = final_lr * (1.0 + 1.0 / gamma_t) if gamma_t else math.inf
         return lower, upper
 
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         dtype = _intermediate_dtype(param.dtype)
@@ -167,10 +176,8 @@ class AdamRule(optimizer.UpdateRule):
             step *= eta
         param.array -= step
 
-    update_core_gpu = update_core_cpu
 
-
-class Adam(optimizer.GradientMethod):
+class Adam(_BiasCorrectedRate, _common.OptimizerBase):
     """Adam (Kingma and Ba, 2015), with its variants as options.
 
     Args:
@@ -190,6 +197,9 @@ class Adam(optimizer.GradientMethod):
     Example:
         >>> optimizer = chainer.optimizers.Adam(alpha=1e-3).setup(model)
     """
+
+    _rule_class = AdamRule
+    _alpha_t_owner = "Adam"
 
     alpha = optimizer.HyperparameterProxy("alpha")
     beta1 = optimizer.HyperparameterProxy("beta1")
@@ -215,10 +225,7 @@ class Adam(optimizer.GradientMethod):
         final_lr: float = _default_hyperparam.final_lr,
         gamma: float = _default_hyperparam.gamma,
     ) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(
-            self,
-            _FLAGS,
+        super().__init__(
             alpha=alpha,
             beta1=beta1,
             beta2=beta2,
@@ -230,20 +237,6 @@ class Adam(optimizer.GradientMethod):
             final_lr=final_lr,
             gamma=gamma,
         )
-
-    def create_update_rule(self) -> AdamRule:
-        return AdamRule(self.hyperparam)
-
-    @property
-    def lr(self) -> float:
-        """The bias-corrected step size at the current update count ``t``."""
-        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
-
-    @property
-    def alpha_t(self) -> float:
-        """Deprecated alias of :attr:`lr`."""
-        warnings.warn("Adam.alpha_t is deprecated; use Adam.lr", DeprecationWarning, stacklevel=2)
-        return self.lr
 
 
 class AdamW(Adam):

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import optimizer
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01, momentum=0.9)
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_common.MomentumRuleBase):
     """Update rule of :class:`MomentumSGD`::
 
         v = momentum * v - lr * grad
@@ -22,32 +21,17 @@ class MomentumSGDRule(optimizer.UpdateRule):
         momentum: Momentum coefficient (inherited if ``None``).
     """
 
-    def __init__(
-        self,
-        parent_hyperparam: optimizer.Hyperparameter | None = None,
-        lr: float | None = None,
-        momentum: float | None = None,
-    ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, momentum=momentum)
+    _defaults = _default_hyperparam
 
-    def init_state(self, param: Any) -> None:
-        self.state["v"] = param.device.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         v = self.state["v"]
         v *= _common.scalar(hp.momentum)
         v -= _common.scalar(hp.lr) * grad
         param.array += v
 
-    update_core_gpu = update_core_cpu
 
-
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_common.MomentumOptimizerBase):
     """Momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     Args:
@@ -55,15 +39,10 @@ class MomentumSGD(optimizer.GradientMethod):
         momentum: Momentum coefficient.
     """
 
-    lr = optimizer.HyperparameterProxy("lr")
-    momentum = optimizer.HyperparameterProxy("momentum")
+    _rule_class = MomentumSGDRule
 
     def __init__(self, lr: float = _default_hyperparam.lr, momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, momentum=momentum)
-
-    def create_update_rule(self) -> MomentumSGDRule:
-        return MomentumSGDRule(self.hyperparam)
+        super().__init__(lr=lr, momentum=momentum)
 
 
 __all__ = ["MomentumSGD", "MomentumSGDRule"]

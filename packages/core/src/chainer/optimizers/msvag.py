@@ -11,7 +11,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0)
 
 
-class MSVAGRule(optimizer.UpdateRule):
+class MSVAGRule(_common.RuleBase):
     """Update rule of :class:`MSVAG`::
 
         m += (1 - beta) * (grad - m)
@@ -33,6 +33,9 @@ class MSVAGRule(optimizer.UpdateRule):
             inherits.
     """
 
+    _defaults = _default_hyperparam
+    _zero_state = ("m", "v")
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
@@ -41,18 +44,9 @@ class MSVAGRule(optimizer.UpdateRule):
         eta: float | None = None,
         weight_decay_rate: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)
+        super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)
 
-    def init_state(self, param: Any) -> None:
-        xp = param.device.xp
-        self.state["m"] = xp.zeros_like(param.array)
-        self.state["v"] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         beta = _common.scalar(hp.beta)
@@ -82,10 +76,8 @@ class MSVAGRule(optimizer.UpdateRule):
         mt *= _common.scalar(hp.eta)
         param.array -= mt
 
-    update_core_gpu = update_core_cpu
 
-
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_common.OptimizerBase):
     """M-SVAG: momentum SGD with per-element steps shrunk by the estimated relative
     variance of the gradient (Balles and Hennig, 2018).
 
@@ -95,6 +87,8 @@ class MSVAG(optimizer.GradientMethod):
         eta: Schedule multiplier of the whole step.
         weight_decay_rate: Decoupled weight decay rate.
     """
+
+    _rule_class = MSVAGRule
 
     lr = optimizer.HyperparameterProxy("lr")
     beta = optimizer.HyperparameterProxy("beta")
@@ -108,11 +102,7 @@ class MSVAG(optimizer.GradientMethod):
         eta: float = _default_hyperparam.eta,
         weight_decay_rate: float = _default_hyperparam.weight_decay_rate,
     ) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)
-
-    def create_update_rule(self) -> MSVAGRule:
-        return MSVAGRule(self.hyperparam)
+        super().__init__(lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)
 
 
 __all__ = ["MSVAG", "MSVAGRule"]

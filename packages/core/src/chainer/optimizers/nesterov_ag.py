@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import optimizer
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01, momentum=0.9)
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(_common.MomentumRuleBase):
     """Update rule of :class:`NesterovAG`::
 
         v = momentum * v - lr * grad
@@ -22,22 +21,9 @@ class NesterovAGRule(optimizer.UpdateRule):
         momentum: Momentum coefficient (inherited if ``None``).
     """
 
-    def __init__(
-        self,
-        parent_hyperparam: optimizer.Hyperparameter | None = None,
-        lr: float | None = None,
-        momentum: float | None = None,
-    ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, momentum=momentum)
+    _defaults = _default_hyperparam
 
-    def init_state(self, param: Any) -> None:
-        self.state["v"] = param.device.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         lr, mu = _common.scalar(hp.lr), _common.scalar(hp.momentum)
         v = self.state["v"]
@@ -46,10 +32,8 @@ class NesterovAGRule(optimizer.UpdateRule):
         param.array += mu * mu * v
         param.array -= (1 + mu) * lr * grad
 
-    update_core_gpu = update_core_cpu
 
-
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(_common.MomentumOptimizerBase):
     """Nesterov's accelerated gradient, in the form of Sutskever et al. (2013) and
     Bengio et al., "Advances in Optimizing Recurrent Networks" (2013), which evaluates
     the gradient at the current parameter::
@@ -62,15 +46,10 @@ class NesterovAG(optimizer.GradientMethod):
         momentum: Momentum coefficient.
     """
 
-    lr = optimizer.HyperparameterProxy("lr")
-    momentum = optimizer.HyperparameterProxy("momentum")
+    _rule_class = NesterovAGRule
 
     def __init__(self, lr: float = _default_hyperparam.lr, momentum: float = _default_hyperparam.momentum) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, momentum=momentum)
-
-    def create_update_rule(self) -> NesterovAGRule:
-        return NesterovAGRule(self.hyperparam)
+        super().__init__(lr=lr, momentum=momentum)
 
 
 __all__ = ["NesterovAG", "NesterovAGRule"]

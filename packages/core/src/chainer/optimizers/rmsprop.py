@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=0.01, alpha=0.99, eps=1e-8, eps_inside_sqrt=False)
 
 
-class RMSpropRule(optimizer.UpdateRule):
+class RMSpropRule(_common.RuleBase):
     """Update rule of :class:`RMSprop`::
 
         ms = alpha * ms + (1 - alpha) * grad**2
@@ -25,6 +25,10 @@ class RMSpropRule(optimizer.UpdateRule):
         eps_inside_sqrt: Where ``eps`` is added (inherited if ``None``).
     """
 
+    _defaults = _default_hyperparam
+    _flags = ("eps_inside_sqrt",)
+    _zero_state = ("ms",)
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
@@ -33,18 +37,9 @@ class RMSpropRule(optimizer.UpdateRule):
         eps: float | None = None,
         eps_inside_sqrt: bool | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(
-            self, ("eps_inside_sqrt",), lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt
-        )
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
-    def init_state(self, param: Any) -> None:
-        self.state["ms"] = param.device.xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         alpha, eps = _common.scalar(hp.alpha), _common.scalar(hp.eps)
@@ -61,10 +56,8 @@ class RMSpropRule(optimizer.UpdateRule):
         step *= _common.scalar(hp.lr)
         param.array -= step
 
-    update_core_gpu = update_core_cpu
 
-
-class RMSprop(optimizer.GradientMethod):
+class RMSprop(_common.OptimizerBase):
     """RMSprop: steps divided by the root of a running mean of squared gradients.
 
     Args:
@@ -74,6 +67,8 @@ class RMSprop(optimizer.GradientMethod):
         eps_inside_sqrt: Add ``eps`` inside the square root (as some other frameworks do)
             instead of to the root.
     """
+
+    _rule_class = RMSpropRule
 
     lr = optimizer.HyperparameterProxy("lr")
     alpha = optimizer.HyperparameterProxy("alpha")
@@ -87,13 +82,7 @@ class RMSprop(optimizer.GradientMethod):
         eps: float = _default_hyperparam.eps,
         eps_inside_sqrt: bool = _default_hyperparam.eps_inside_sqrt,
     ) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(
-            self, ("eps_inside_sqrt",), lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt
-        )
-
-    def create_update_rule(self) -> RMSpropRule:
-        return RMSpropRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
 
 __all__ = ["RMSprop", "RMSpropRule"]

@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=1e-4, alpha=0.95, momentum=0.9, eps=1e-4)
 
 
-class RMSpropGravesRule(optimizer.UpdateRule):
+class RMSpropGravesRule(_common.RuleBase):
     """Update rule of :class:`RMSpropGraves`::
 
         n = alpha * n + (1 - alpha) * grad**2
@@ -26,6 +26,9 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         eps: Small value for numerical stability (inherited if ``None``).
     """
 
+    _defaults = _default_hyperparam
+    _zero_state = ("n", "g", "delta")
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
@@ -34,19 +37,9 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         momentum: float | None = None,
         eps: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
-    def init_state(self, param: Any) -> None:
-        xp = param.device.xp
-        self.state["n"] = xp.zeros_like(param.array)
-        self.state["g"] = xp.zeros_like(param.array)
-        self.state["delta"] = xp.zeros_like(param.array)
-
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         alpha = _common.scalar(hp.alpha)
@@ -64,10 +57,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         delta -= step
         param.array += delta
 
-    update_core_gpu = update_core_cpu
 
-
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_common.OptimizerBase):
     """Alex Graves's RMSprop: RMSprop on the centred second moment, with momentum.
 
     Args:
@@ -76,6 +67,8 @@ class RMSpropGraves(optimizer.GradientMethod):
         momentum: Momentum coefficient.
         eps: Small value for numerical stability.
     """
+
+    _rule_class = RMSpropGravesRule
 
     lr = optimizer.HyperparameterProxy("lr")
     alpha = optimizer.HyperparameterProxy("alpha")
@@ -89,11 +82,7 @@ class RMSpropGraves(optimizer.GradientMethod):
         momentum: float = _default_hyperparam.momentum,
         eps: float = _default_hyperparam.eps,
     ) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
-
-    def create_update_rule(self) -> RMSpropGravesRule:
-        return RMSpropGravesRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
 
 __all__ = ["RMSpropGraves", "RMSpropGravesRule"]

@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=0.01)
 
 
-class SGDRule(optimizer.UpdateRule):
+class SGDRule(_common.RuleBase):
     """Update rule of :class:`SGD`: ``param -= lr * grad``.
 
     Args:
@@ -18,20 +18,16 @@ class SGDRule(optimizer.UpdateRule):
         lr: Learning rate (inherited if ``None``).
     """
 
-    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None, lr: float | None = None) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr)
+    _defaults = _default_hyperparam
 
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None, lr: float | None = None) -> None:
+        super().__init__(parent_hyperparam, lr=lr)
+
+    def _update_param(self, param: Any, grad: Any) -> None:
         param.array -= _common.scalar(self.hyperparam.lr) * grad
 
-    update_core_gpu = update_core_cpu
 
-
-class SGD(optimizer.GradientMethod):
+class SGD(_common.OptimizerBase):
     """Vanilla stochastic gradient descent: ``param -= lr * grad``.
 
     Args:
@@ -41,14 +37,12 @@ class SGD(optimizer.GradientMethod):
         >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
     """
 
+    _rule_class = SGDRule
+
     lr = optimizer.HyperparameterProxy("lr")
 
     def __init__(self, lr: float = _default_hyperparam.lr) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr)
-
-    def create_update_rule(self) -> SGDRule:
-        return SGDRule(self.hyperparam)
+        super().__init__(lr=lr)
 
 
 __all__ = ["SGD", "SGDRule"]

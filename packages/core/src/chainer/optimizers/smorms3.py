@@ -10,7 +10,7 @@ from chainer.optimizers import _common
 _default_hyperparam = _common.make_defaults(lr=0.001, eps=1e-16)
 
 
-class SMORMS3Rule(optimizer.UpdateRule):
+class SMORMS3Rule(_common.RuleBase):
     """Update rule of :class:`SMORMS3`::
 
         r = 1 / (mem + 1)
@@ -28,25 +28,22 @@ class SMORMS3Rule(optimizer.UpdateRule):
         eps: Small value for numerical stability (inherited if ``None``).
     """
 
+    _defaults = _default_hyperparam
+    _zero_state = ("g", "g2")
+
     def __init__(
         self,
         parent_hyperparam: optimizer.Hyperparameter | None = None,
         lr: float | None = None,
         eps: float | None = None,
     ) -> None:
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _common.set_rule_hyperparams(self, lr=lr, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param: Any) -> None:
-        xp = param.device.xp
-        self.state["mem"] = xp.ones_like(param.array)
-        self.state["g"] = xp.zeros_like(param.array)
-        self.state["g2"] = xp.zeros_like(param.array)
+        self.state["mem"] = param.device.xp.ones_like(param.array)
+        super().init_state(param)
 
-    def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         lr, eps = _common.scalar(hp.lr), _common.scalar(hp.eps)
@@ -70,10 +67,8 @@ class SMORMS3Rule(optimizer.UpdateRule):
         mem *= -1
         mem += 1
 
-    update_core_gpu = update_core_cpu
 
-
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_common.OptimizerBase):
     """Simon Funk's SMORMS3 ("squared mean over root mean squared, cubed", 2015):
     RMSprop with a per-element memory length adapted to the gradient's signal-to-noise
     ratio.
@@ -83,15 +78,13 @@ class SMORMS3(optimizer.GradientMethod):
         eps: Small value for numerical stability.
     """
 
+    _rule_class = SMORMS3Rule
+
     lr = optimizer.HyperparameterProxy("lr")
     eps = optimizer.HyperparameterProxy("eps")
 
     def __init__(self, lr: float = _default_hyperparam.lr, eps: float = _default_hyperparam.eps) -> None:
-        super().__init__()
-        _common.set_optimizer_hyperparams(self, lr=lr, eps=eps)
-
-    def create_update_rule(self) -> SMORMS3Rule:
-        return SMORMS3Rule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)
 
 
 __all__ = ["SMORMS3", "SMORMS3Rule"]

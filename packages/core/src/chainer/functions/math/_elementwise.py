@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
-from chainer import backend, function_node
+from chainer import backend, function_node, utils
 from chainer.utils import type_check
 
 
@@ -53,6 +54,42 @@ class Masked(function_node.FunctionNode):
 def masked(mask: Any, g: Any) -> Any:
     """``g`` where ``mask`` holds, zero elsewhere (differentiable in ``g``)."""
     return Masked(mask).apply((g,))[0]
+
+
+class Selection(function_node.FunctionNode):
+    """The base of :class:`Maximum` and :class:`Minimum`: each output element is one of
+    the two (broadcast) inputs, and the gradient goes to the input chosen.
+
+    A subclass names the array module's function (``_select``, also the label) and the
+    comparison ``_x1_wins(x1, x2)`` that holds where ``x1`` is chosen, ties included.
+    """
+
+    _select: ClassVar[str]
+    _x1_wins: ClassVar[Callable[[Any, Any], Any]]
+
+    @property
+    def label(self) -> str:
+        return self._select
+
+    def check_type_forward(self, in_types: Any) -> None:
+        expect_float_broadcastable(in_types, ("x1", "x2"))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        return (utils.force_array(getattr(backend.get_array_module(x1), self._select)(x1, x2)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x1, x2 = self.get_retained_inputs()
+        x1_wins = self._x1_wins(x1.array, x2.array)
+        gy = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                result.append(sum_to(masked(x1_wins, gy), x1.shape))
+            else:
+                result.append(sum_to(masked(~x1_wins, gy), x2.shape))
+        return tuple(result)
 
 
 # Broadcasting of y along the axes axis .. axis + y.ndim - 1 of x (scale and bias).

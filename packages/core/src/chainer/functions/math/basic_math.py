@@ -9,7 +9,9 @@ summed back to its input's shape. Results keep the dtype of the variable operand
 
 from __future__ import annotations
 
+import functools
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -447,108 +449,53 @@ def add(*xs: Any) -> variable.Variable:
     return Add().apply(tuple(operands))[0]
 
 
-def add_operator(self: Any, rhs: Any) -> variable.Variable:
-    """``x + y`` (returns ``NotImplemented`` for unsupported operands, as operators must)."""
-    if type(rhs) is float or type(rhs) is int:  # the common case first
-        return AddConstant(rhs).apply((self,))[0]
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return Add().apply((self, rhs_c))[0]
-    return AddConstant(rhs_c).apply((self,))[0]
+def _binary_operator(
+    name: str, doc: str, var_var: Callable[[], Any], var_const: Callable[[Any], Any], reflected: bool = False
+) -> Callable[[Any, Any], Any]:
+    """An arithmetic operator of :class:`~chainer.Variable`: ``var_var()`` applied to two
+    variables (the operand first if ``reflected``), ``var_const(c)`` to the variable alone
+    for a constant ``c``, ``NotImplemented`` for operands it does not support (as
+    operators must)."""
+
+    def operator(self: Any, other: Any) -> Any:
+        if type(other) is float or type(other) is int:  # the common case first
+            return var_const(other).apply((self,))[0]
+        c = _classify(other, self)
+        if c is NotImplemented:
+            return NotImplemented
+        if isinstance(c, _Variable):
+            return var_var().apply((c, self) if reflected else (self, c))[0]
+        return var_const(c).apply((self,))[0]
+
+    operator.__name__ = operator.__qualname__ = name
+    operator.__doc__ = doc
+    return operator
 
 
-def sub(self: Any, rhs: Any) -> variable.Variable:
-    """Elementwise difference, ``x - y``."""
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return Sub().apply((self, rhs_c))[0]
-    return AddConstant(-rhs_c).apply((self,))[0]
-
-
-def rsub(self: Any, lhs: Any) -> variable.Variable:
-    """Elementwise difference with the variable on the right, ``c - x``."""
-    lhs_c = _classify(lhs, self)
-    if lhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(lhs_c, _Variable):
-        return Sub().apply((lhs_c, self))[0]
-    return SubFromConstant(lhs_c).apply((self,))[0]
-
-
-def mul(self: Any, rhs: Any) -> variable.Variable:
-    """Elementwise product, ``x * y``."""
-    if type(rhs) is float or type(rhs) is int:  # the common case first
-        return MulConstant(rhs).apply((self,))[0]
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return Mul().apply((self, rhs_c))[0]
-    return MulConstant(rhs_c).apply((self,))[0]
-
-
-def div(self: Any, rhs: Any) -> variable.Variable:
-    """Elementwise quotient, ``x / y``."""
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return Div().apply((self, rhs_c))[0]
-    return DivByConstant(rhs_c).apply((self,))[0]
-
-
-def rdiv(self: Any, lhs: Any) -> variable.Variable:
-    """Elementwise quotient with the variable on the right, ``c / x``."""
-    lhs_c = _classify(lhs, self)
-    if lhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(lhs_c, _Variable):
-        return Div().apply((lhs_c, self))[0]
-    return DivFromConstant(lhs_c).apply((self,))[0]
-
-
-def floordiv(self: Any, rhs: Any) -> variable.Variable:
-    """Elementwise floor division, ``x // y`` (its gradient is zero)."""
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return FloorDiv().apply((self, rhs_c))[0]
-    return FloorDiv(rhs_c).apply((self,))[0]
-
-
-def rfloordiv(self: Any, lhs: Any) -> variable.Variable:
-    """Elementwise floor division with the variable on the right, ``c // x``."""
-    lhs_c = _classify(lhs, self)
-    if lhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(lhs_c, _Variable):
-        return FloorDiv().apply((lhs_c, self))[0]
-    return FloorDiv(lhs_c, reflected=True).apply((self,))[0]
-
-
-def pow(self: Any, rhs: Any) -> variable.Variable:
-    """Elementwise power, ``x ** y``."""
-    rhs_c = _classify(rhs, self)
-    if rhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(rhs_c, _Variable):
-        return PowVarVar().apply((self, rhs_c))[0]
-    return PowVarConst(rhs_c).apply((self,))[0]
-
-
-def rpow(self: Any, lhs: Any) -> variable.Variable:
-    """Elementwise power with the variable as exponent, ``c ** x``."""
-    lhs_c = _classify(lhs, self)
-    if lhs_c is NotImplemented:
-        return NotImplemented
-    if isinstance(lhs_c, _Variable):
-        return PowVarVar().apply((lhs_c, self))[0]
-    return PowConstVar(lhs_c).apply((self,))[0]
+add_operator = _binary_operator("add_operator", "Elementwise sum, ``x + y``.", Add, AddConstant)
+sub = _binary_operator("sub", "Elementwise difference, ``x - y``.", Sub, lambda c: AddConstant(-c))
+rsub = _binary_operator(
+    "rsub", "Elementwise difference with the variable on the right, ``c - x``.", Sub, SubFromConstant, True
+)
+mul = _binary_operator("mul", "Elementwise product, ``x * y``.", Mul, MulConstant)
+div = _binary_operator("div", "Elementwise quotient, ``x / y``.", Div, DivByConstant)
+rdiv = _binary_operator(
+    "rdiv", "Elementwise quotient with the variable on the right, ``c / x``.", Div, DivFromConstant, True
+)
+floordiv = _binary_operator(
+    "floordiv", "Elementwise floor division, ``x // y`` (its gradient is zero).", FloorDiv, FloorDiv
+)
+rfloordiv = _binary_operator(
+    "rfloordiv",
+    "Elementwise floor division with the variable on the right, ``c // x``.",
+    FloorDiv,
+    functools.partial(FloorDiv, reflected=True),
+    True,
+)
+pow = _binary_operator("pow", "Elementwise power, ``x ** y``.", PowVarVar, PowVarConst)
+rpow = _binary_operator(
+    "rpow", "Elementwise power with the variable as exponent, ``c ** x``.", PowVarVar, PowConstVar, True
+)
 
 
 def matmul(self: Any, rhs: Any) -> variable.Variable:

@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
-from chainer import backend, function_node, utils, variable
+from chainer import variable
 from chainer.functions.math import _elementwise
 
 
-class Maximum(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "maximum"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        _elementwise.expect_float_broadcastable(in_types, ("x1", "x2"))
-
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_inputs((0, 1))
-        x1, x2 = inputs
-        return (utils.force_array(backend.get_array_module(x1).maximum(x1, x2)),)
-
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # The gradient goes to the larger input; to x1 on ties.
-        x1, x2 = self.get_retained_inputs()
-        x1_wins = x1.array >= x2.array
-        gy = grad_outputs[0]
-        result = []
-        for i in indexes:
-            if i == 0:
-                result.append(_elementwise.sum_to(_elementwise.masked(x1_wins, gy), x1.shape))
-            else:
-                result.append(_elementwise.sum_to(_elementwise.masked(~x1_wins, gy), x2.shape))
-        return tuple(result)
+class Maximum(_elementwise.Selection):
+    # The gradient goes to the larger input; to x1 on ties.
+    _select = "maximum"
+    _x1_wins = staticmethod(operator.ge)
 
 
 def maximum(x1: Any, x2: Any) -> variable.Variable:
