@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import function_node, variable
-from chainer.functions.array import _im2col, _util
+from chainer.functions.array import _util
+from chainer.functions.connection import _conv_kernels
 from chainer.utils import conv, type_check
 
 
@@ -55,7 +56,7 @@ class Im2Col(function_node.FunctionNode):
         x = inputs[0]
         self._in_size = x.shape[2:]
         outs = _outsize(self._in_size, self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
-        col = _im2col._im2col(x, self.ksize, self.stride, self.pad, self.dilate, outs)
+        col = _conv_kernels.im2col_view(x, self.ksize, self.stride, self.pad, self.dilate, outs)
         n, c, kh, kw, oh, ow = col.shape
         return (col.reshape(n, c * kh * kw, oh, ow),)
 
@@ -82,7 +83,7 @@ class Col2Im(function_node.FunctionNode):
         n, ckk, oh, ow = gy.shape
         kh, kw = self.ksize
         col = gy.reshape(n, ckk // (kh * kw), kh, kw, oh, ow)
-        return (_im2col._col2im(col, self.stride, self.pad, self._in_size, self.dilate),)
+        return (_conv_kernels.col2im(col, self.stride, self.pad, self.dilate, self._in_size),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return Im2Col(self.ksize, self.stride, self.pad, self.cover_all, self.dilate).apply(grad_outputs)

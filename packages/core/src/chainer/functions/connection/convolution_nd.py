@@ -34,6 +34,45 @@ def _positive_outsize(outsize: Sequence[int], in_size: Sequence[int], label: str
         )
 
 
+def check_x_w_types(in_types: Any, ndim: int) -> tuple[int, Any, Any]:
+    """The type checks every (de)convolution node starts with: argument names, floating
+    ``x`` and ``W`` with ``ndim`` spatial axes. Returns the number of inputs and the
+    types of ``x`` and ``W``."""
+    n_in = type_check.eval(in_types.size())
+    type_check._argname(in_types, ("x", "W", "b")[: max(2, min(n_in, 3))])
+    x_type, w_type = in_types[0], in_types[1]
+    type_check.expect(
+        x_type.dtype.kind == "f",
+        w_type.dtype.kind == "f",
+        x_type.ndim == ndim + 2,
+        w_type.ndim == ndim + 2,
+    )
+    return n_in, x_type, w_type
+
+
+def check_bias_type(b_type: Any, x_type: Any, channels: Any) -> None:
+    type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == channels)
+
+
+def bias_grad(gy: Any, ndim: int) -> variable.Variable:
+    """Gradient of a per-channel bias added to ``gy``'s (N, C, *spatial) output."""
+    from chainer.functions.math import sum as sum_module
+
+    return sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
+
+
+def geometry(
+    stride: Any, pad: Any, dilate: Any, groups: Any, ndim: int, where: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
+    """The checked ``stride``, ``pad``, ``dilate`` and ``groups`` of a public wrapper."""
+    return (
+        K.as_tuple(stride, ndim, "stride", where),
+        K.as_tuple(pad, ndim, "pad", where, minimum=0),
+        K.as_tuple(dilate, ndim, "dilate", where),
+        check_groups(groups, where),
+    )
+
+
 class ConvolutionND(function_node.FunctionNode):
     """Grouped N-D cross-correlation ``y = W * x + b``.
 
@@ -60,23 +99,14 @@ class ConvolutionND(function_node.FunctionNode):
         self.outsize = None if outsize is None else tuple(outsize)
 
     def check_type_forward(self, in_types: Any) -> None:
-        n_in = type_check.eval(in_types.size())
-        type_check._argname(in_types, ("x", "W", "b")[: max(2, min(n_in, 3))])
-        x_type, w_type = in_types[0], in_types[1]
-        type_check.expect(
-            x_type.dtype.kind == "f",
-            w_type.dtype.kind == "f",
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-        )
+        n_in, x_type, w_type = check_x_w_types(in_types, self.ndim)
         if self.groups == 1:
             type_check.expect(x_type.shape[1] == w_type.shape[1])
         else:
             groups = type_check.make_variable(self.groups, "groups")
             type_check.expect(x_type.shape[1] == w_type.shape[1] * groups, w_type.shape[0] % groups == 0)
         if n_in == 3:
-            b_type = in_types[2]
-            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
+            check_bias_type(in_types[2], x_type, w_type.shape[0])
 
     def _output_size(self, in_size: Sequence[int], ksize: Sequence[int]) -> tuple[int, ...]:
         if self.outsize is not None:
@@ -97,7 +127,6 @@ class ConvolutionND(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.connection import deconvolution_nd
-        from chainer.functions.math import sum as sum_module
 
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
@@ -111,7 +140,7 @@ class ConvolutionND(function_node.FunctionNode):
             elif i == 1:
                 result.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
             else:
-                result.append(sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + self.ndim))))
+                result.append(bias_grad(gy, self.ndim))
         return tuple(result)
 
 
@@ -169,14 +198,8 @@ def _convolution(
     where: str,
     node_class: Callable[..., ConvolutionND] = ConvolutionND,
 ) -> variable.Variable:
-    node = node_class(
-        ndim,
-        K.as_tuple(stride, ndim, "stride", where),
-        K.as_tuple(pad, ndim, "pad", where, minimum=0),
-        cover_all,
-        K.as_tuple(dilate, ndim, "dilate", where),
-        check_groups(groups, where),
-    )
+    stride, pad, dilate, groups = geometry(stride, pad, dilate, groups, ndim, where)
+    node = node_class(ndim, stride, pad, cover_all, dilate, groups)
     args = (x, W) if b is None else (x, W, b)
     return node.apply(args)[0]
 

@@ -36,16 +36,8 @@ class DeconvolutionND(function_node.FunctionNode):
         return self.outsize
 
     def check_type_forward(self, in_types: Any) -> None:
-        n_in = type_check.eval(in_types.size())
-        type_check._argname(in_types, ("x", "W", "b")[: max(2, min(n_in, 3))])
-        x_type, w_type = in_types[0], in_types[1]
-        type_check.expect(
-            x_type.dtype.kind == "f",
-            w_type.dtype.kind == "f",
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-            x_type.shape[1] == w_type.shape[0],
-        )
+        n_in, x_type, w_type = convolution_nd.check_x_w_types(in_types, self.ndim)
+        type_check.expect(x_type.shape[1] == w_type.shape[0])
         if self.groups > 1:
             groups = type_check.make_variable(self.groups, "groups")
             type_check.expect(w_type.shape[0] % groups == 0)
@@ -64,11 +56,8 @@ class DeconvolutionND(function_node.FunctionNode):
                         f"x.shape[{axis + 2}] == {n}",
                     )
         if n_in == 3:
-            b_type = in_types[2]
             groups = type_check.make_variable(self.groups, "groups")
-            type_check.expect(
-                b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == w_type.shape[1] * groups
-            )
+            convolution_nd.check_bias_type(in_types[2], x_type, w_type.shape[1] * groups)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
@@ -87,8 +76,6 @@ class DeconvolutionND(function_node.FunctionNode):
         return (K.deconv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, self.outsize),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.math import sum as sum_module
-
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
         result = []
@@ -103,7 +90,7 @@ class DeconvolutionND(function_node.FunctionNode):
                 # gy -> x with the roles of input and output exchanged.
                 result.append(convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply((gy, x))[0])
             else:
-                result.append(sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + self.ndim))))
+                result.append(convolution_nd.bias_grad(gy, self.ndim))
         return tuple(result)
 
 
@@ -122,14 +109,8 @@ def _deconvolution(
 ) -> variable.Variable:
     if outsize is not None:
         outsize = K.as_tuple(outsize, ndim, "outsize", where)
-    node = node_class(
-        ndim,
-        K.as_tuple(stride, ndim, "stride", where),
-        K.as_tuple(pad, ndim, "pad", where, minimum=0),
-        outsize,
-        K.as_tuple(dilate, ndim, "dilate", where),
-        convolution_nd.check_groups(groups, where),
-    )
+    stride, pad, dilate, groups = convolution_nd.geometry(stride, pad, dilate, groups, ndim, where)
+    node = node_class(ndim, stride, pad, outsize, dilate, groups)
     args = (x, W) if b is None else (x, W, b)
     return node.apply(args)[0]
 

@@ -6,9 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer import variable
-from chainer.functions.array import reshape, transpose
+from chainer.functions.array import im2col, reshape, transpose
 from chainer.functions.connection import _conv_kernels as K
-from chainer.functions.connection import _patches
 from chainer.functions.math import matmul
 from chainer.utils import type_check
 
@@ -72,9 +71,9 @@ def local_convolution_2d(x: Any, W: Any, b: Any = None, stride: int | Sequence[i
     x, W = variable.as_variable(x), variable.as_variable(W)
     n, c = x.shape[:2]
     o, out_h, out_w, _, kh, kw = W.shape
-    col = _patches.Im2Col((kh, kw), s, (0, 0), (1, 1), (out_h, out_w)).apply((x,))[0]
+    col = im2col.im2col(x, (kh, kw), s)  # (N, C k k, out_h, out_w)
     # One batched GEMM over the output positions: (L, N, C k k) @ (L, C k k, O).
-    col = reshape.reshape(transpose.transpose(col, (4, 5, 0, 1, 2, 3)), (out_h * out_w, n, c * kh * kw))
+    col = reshape.reshape(transpose.transpose(col, (2, 3, 0, 1)), (out_h * out_w, n, c * kh * kw))
     w = reshape.reshape(transpose.transpose(W, (1, 2, 3, 4, 5, 0)), (out_h * out_w, c * kh * kw, o))
     y = matmul.matmul(col, w)  # (L, N, O)
     y = reshape.reshape(transpose.transpose(y, (1, 2, 0)), (n, o, out_h, out_w))

@@ -303,3 +303,19 @@ def sampling_pair(sampling_ratio: Any, where: str) -> tuple[int, int] | None:
     if sampling_ratio is None:
         return None
     return K.as_tuple(sampling_ratio, 2, "sampling_ratio", where)  # type: ignore[return-value]
+
+
+def align_inputs(
+    x: Any, rois: Any, roi_indices: Any, outsize: Any, spatial_scale: Any, sampling_ratio: Any, where: str, label: str
+) -> tuple[Any, Any, tuple[int, int, int], tuple[Any, Any, Any, Any]]:
+    """The checked inputs of the RoIAlign functions and :func:`align_samples` of them:
+    returns ``x`` as a variable, its array module, the output's ``(R, out_h, out_w)``
+    and the samples."""
+    x = variable.as_variable(x)
+    rois, roi_indices = as_array(rois), as_array(roi_indices)
+    check_inputs(x.array, rois, roi_indices, label)
+    out = outsize_pair(outsize, where)
+    scale = check_scale(spatial_scale, where)
+    ratio = sampling_pair(sampling_ratio, where)
+    xp = backend.get_array_module(x.array)
+    return x, xp, (len(rois), *out), align_samples(rois, roi_indices, x.shape, out, scale, ratio, xp)

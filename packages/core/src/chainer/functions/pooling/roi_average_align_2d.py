@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, variable
+from chainer import variable
 from chainer.functions.pooling import _roi
 
 
@@ -43,17 +43,13 @@ def roi_average_align_2d(
     """
     where = "chainer.functions.roi_average_align_2d"
     label = "ROIAverageAlign2D"
-    x = variable.as_variable(x)
-    rois, roi_indices = _roi.as_array(rois), _roi.as_array(roi_indices)
-    _roi.check_inputs(x.array, rois, roi_indices, label)
-    oh, ow = _roi.outsize_pair(outsize, where)
-    scale = _roi.check_scale(spatial_scale, where)
-    ratio = _roi.sampling_pair(sampling_ratio, where)
-    xp = backend.get_array_module(x.array)
-    index, weight, _, counts = _roi.align_samples(rois, roi_indices, x.shape, (oh, ow), scale, ratio, xp)
+    x, xp, out_shape, aligned = _roi.align_inputs(
+        x, rois, roi_indices, outsize, spatial_scale, sampling_ratio, where, label
+    )
+    index, weight, _, counts = aligned
     m, samples, taps = index.shape
     weight = (weight / counts[:, None, None]).reshape(m, samples * taps).astype(_roi.K.compute_dtype(x.dtype))
-    node = _roi.PixelGather(index.reshape(m, samples * taps), weight, (len(rois), oh, ow), label)
+    node = _roi.PixelGather(index.reshape(m, samples * taps), weight, out_shape, label)
     return node.apply((x,))[0]
 
 

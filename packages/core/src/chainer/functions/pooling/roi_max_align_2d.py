@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, variable
+from chainer import variable
 from chainer.functions.pooling import _roi
 
 
@@ -44,14 +44,10 @@ def roi_max_align_2d(
     """
     where = "chainer.functions.roi_max_align_2d"
     label = "ROIMaxAlign2D"
-    x = variable.as_variable(x)
-    rois, roi_indices = _roi.as_array(rois), _roi.as_array(roi_indices)
-    _roi.check_inputs(x.array, rois, roi_indices, label)
-    oh, ow = _roi.outsize_pair(outsize, where)
-    scale = _roi.check_scale(spatial_scale, where)
-    ratio = _roi.sampling_pair(sampling_ratio, where)
-    xp = backend.get_array_module(x.array)
-    index, weight, valid, _ = _roi.align_samples(rois, roi_indices, x.shape, (oh, ow), scale, ratio, xp)
+    x, xp, out_shape, aligned = _roi.align_inputs(
+        x, rois, roi_indices, outsize, spatial_scale, sampling_ratio, where, label
+    )
+    index, weight, valid, _ = aligned
     m, samples = valid.shape
     c = x.shape[1]
     # Value of every sample per channel, then the winner per (bin, channel).
@@ -69,7 +65,7 @@ def roi_max_align_2d(
     taps_weight = xp.take_along_axis(weight.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
     taps_index = taps_index[:, :, 0, :]  # (M, 4, C)
     taps_weight = taps_weight[:, :, 0, :] * found[:, None, :]
-    node = _roi.PixelGather(taps_index, taps_weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), oh, ow), label)
+    node = _roi.PixelGather(taps_index, taps_weight.astype(_roi.K.compute_dtype(x.dtype)), out_shape, label)
     return node.apply((x,))[0]
 
 

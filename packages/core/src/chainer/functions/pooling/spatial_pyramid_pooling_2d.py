@@ -5,25 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer import backend, function_node, variable
-from chainer.functions.array import get_item, reshape
+from chainer import variable
+from chainer.functions.array import concat, reshape
 from chainer.functions.pooling import max_pooling_2d
-
-
-class _ConcatChannels(function_node.FunctionNode):
-    """Concatenate 2-D ``(N, C_i)`` variables along axis 1 (the gradient is sliced back)."""
-
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        xp = backend.get_array_module(inputs[0])
-        self._widths = [x.shape[1] for x in inputs]
-        return (xp.concatenate(inputs, axis=1),)
-
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        (gy,) = grad_outputs
-        starts = [0]
-        for w in self._widths:
-            starts.append(starts[-1] + w)
-        return tuple(get_item.get_item(gy, (slice(None), slice(starts[i], starts[i + 1]))) for i in indexes)
 
 
 def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None = None) -> variable.Variable:
@@ -66,7 +50,7 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
         ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
         y = max_pooling_2d.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
         levels.append(reshape.reshape(y, (n, -1)))
-    y = levels[0] if len(levels) == 1 else _ConcatChannels().apply(levels)[0]
+    y = levels[0] if len(levels) == 1 else concat.concat(levels, axis=1)
     return reshape.reshape(y, (n, -1, 1, 1))
 
 

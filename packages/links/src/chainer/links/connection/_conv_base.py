@@ -1,5 +1,6 @@
-"""What the convolution and deconvolution links share: argument normalisation, the weight
-and bias parameters, and the lazy creation of the weight from the first input's channels."""
+"""What the convolution-like links share: argument normalisation, the kernel ``W`` and
+optional bias ``b``, the lazy creation of the kernel from the first input's channels, and
+``printable_specs``."""
 
 from __future__ import annotations
 
@@ -10,47 +11,40 @@ import chainer
 from chainer.links import _checks
 
 
-class ConvolutionLinkBase(chainer.Link):
-    """A link holding a kernel ``W`` and an optional bias ``b`` of an N-d (de)convolution.
+class KernelLinkBase(chainer.Link):
+    """A link holding a kernel ``W`` over ``ndim`` spatial axes and an optional bias ``b``.
 
-    The kernel has shape ``(out_channels, in_channels / groups, *ksize)`` for a convolution
-    and ``(in_channels, out_channels / groups, *ksize)`` for a deconvolution (the layout of
-    the corresponding functions). With ``in_channels=None`` it is created at the first
-    forward pass from the channel axis of the input.
+    ``W`` (and ``b`` where its size depends on the input) is created from the number of
+    input channels: at construction, or with ``in_channels=None`` at the first forward
+    pass. Subclasses give the name used in error messages (``_where``), the number of
+    spatial axes (``_ndim``, a class or instance attribute), the shapes
+    (:meth:`_param_shapes`) and the names :attr:`printable_specs` lists (``_specs``).
     """
 
-    _transposed = False
+    _where: str
+    _ndim: int
+    _specs: tuple[str, ...] = ()
 
-    def _setup(
+    def _setup_kernel(
         self,
-        where: str,
-        ndim: int,
         in_channels: Any,
-        out_channels: Any,
         ksize: Any,
         stride: Any,
         pad: Any,
         nobias: bool,
         initialW: Any,
         initial_bias: Any,
-        dilate: Any,
-        groups: Any,
-    ) -> None:
-        self._where = where
-        self._ndim = ndim
-        if ksize is None:
-            raise ValueError(f"{where}: ksize is required (got out_channels={out_channels!r} and no ksize)")
-        self.out_channels = _checks.positive_int(out_channels, "out_channels", where)
+        bias_size: int | None,
+    ) -> int | None:
+        """Normalise the common arguments and create the parameters; ``bias_size`` is the
+        bias length if it does not depend on the input channels. Returns the checked
+        ``in_channels``; the caller sets its own attributes and then calls
+        :meth:`_initialize_params` with it unless it is ``None``."""
+        where, ndim = self._where, self._ndim
         in_channels = _checks.positive_int(in_channels, "in_channels", where, allow_none=True)
         self.ksize = _checks.int_tuple(ksize, ndim, "ksize", where, 1)
         self.stride = _checks.int_tuple(stride, ndim, "stride", where, 1)
         self.pad = _checks.int_tuple(pad, ndim, "pad", where, 0)
-        self.dilate = _checks.int_tuple(dilate, ndim, "dilate", where, 1)
-        self.groups = _checks.positive_int(groups, "groups", where)
-        if self.out_channels % self.groups:
-            raise ValueError(
-                f"{where}: out_channels ({self.out_channels}) must be a multiple of groups ({self.groups})"
-            )
         W_init = _checks.initializer(initialW, "initialW", where)
         with self.init_scope():
             self.W = chainer.Parameter(W_init)
@@ -58,26 +52,19 @@ class ConvolutionLinkBase(chainer.Link):
                 self.b = None
             else:
                 self.b = chainer.Parameter(_checks.bias_initializer(initial_bias, "initial_bias", where))
-                _checks.initialize(self.b, (self.out_channels,), where)
-        if in_channels is not None:
-            self._initialize_params(in_channels)
+                if bias_size is not None:
+                    _checks.initialize(self.b, (bias_size,), where)
+        return in_channels
 
-    @property
-    def in_channels(self) -> int | None:
-        """Number of input channels (``None`` until the first input fixes it)."""
-        W = self.W
-        if W.array is None:
-            return None
-        return W.shape[0] if self._transposed else W.shape[1] * self.groups
+    def _param_shapes(self, in_channels: int) -> tuple[tuple[int, ...], int]:
+        """The shape of ``W`` and the length of ``b`` for ``in_channels`` input channels."""
+        raise NotImplementedError
 
     def _initialize_params(self, in_channels: int) -> None:
-        if in_channels % self.groups:
-            raise ValueError(f"{self._where}: in_channels ({in_channels}) must be a multiple of groups ({self.groups})")
-        if self._transposed:
-            shape = (in_channels, self.out_channels // self.groups, *self.ksize)
-        else:
-            shape = (self.out_channels, in_channels // self.groups, *self.ksize)
-        _checks.initialize(self.W, shape, self._where)
+        w_shape, bias_size = self._param_shapes(in_channels)
+        _checks.initialize(self.W, w_shape, self._where)
+        if self.b is not None and self.b.array is None:
+            _checks.initialize(self.b, (bias_size,), self._where)
 
     def _ensure_initialized(self, x: Any) -> None:
         """Check the input's number of axes (the functions would infer another number of
@@ -93,11 +80,78 @@ class ConvolutionLinkBase(chainer.Link):
 
     @property
     def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        yield "in_channels", self.in_channels
-        yield "out_channels", self.out_channels
-        yield "ksize", self.ksize
-        yield "stride", self.stride
-        yield "pad", self.pad
-        yield "nobias", self.b is None
-        yield "dilate", self.dilate
-        yield "groups", self.groups
+        for name in self._specs:
+            if name == "nobias":
+                yield name, self.b is None
+            elif name == "ndim":
+                yield name, self._ndim
+            else:
+                yield name, getattr(self, name)
+
+
+class ConvolutionLinkBase(KernelLinkBase):
+    """A link holding a kernel ``W`` and an optional bias ``b`` of an N-d (de)convolution.
+
+    The kernel has shape ``(out_channels, in_channels / groups, *ksize)`` for a convolution
+    and ``(in_channels, out_channels / groups, *ksize)`` for a deconvolution (the layout of
+    the corresponding functions). With ``in_channels=None`` it is created at the first
+    forward pass from the channel axis of the input.
+    """
+
+    _transposed = False
+    _specs = ("in_channels", "out_channels", "ksize", "stride", "pad", "nobias", "dilate", "groups")
+
+    def _setup(
+        self,
+        in_channels: Any,
+        out_channels: Any,
+        ksize: Any,
+        stride: Any,
+        pad: Any,
+        nobias: bool,
+        initialW: Any,
+        initial_bias: Any,
+        dilate: Any,
+        groups: Any,
+    ) -> None:
+        """Set the layer up from the constructor's arguments. Without ``ksize`` the
+        positional arguments shift (``Link(out_channels, ksize)``: ``in_channels`` is
+        taken from the first input)."""
+        where, ndim = self._where, self._ndim
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        if ksize is None:
+            raise ValueError(f"{where}: ksize is required (got out_channels={out_channels!r} and no ksize)")
+        self.out_channels = _checks.positive_int(out_channels, "out_channels", where)
+        self.dilate = _checks.int_tuple(dilate, ndim, "dilate", where, 1)
+        self.groups = _checks.positive_int(groups, "groups", where)
+        if self.out_channels % self.groups:
+            raise ValueError(
+                f"{where}: out_channels ({self.out_channels}) must be a multiple of groups ({self.groups})"
+            )
+        in_channels = self._setup_kernel(
+            in_channels, ksize, stride, pad, nobias, initialW, initial_bias, self.out_channels
+        )
+        if in_channels is not None:
+            self._initialize_params(in_channels)
+
+    def _set_outsize(self, outsize: Any) -> None:
+        """The ``outsize`` argument of the deconvolutions."""
+        self.outsize = None if outsize is None else _checks.int_tuple(outsize, self._ndim, "outsize", self._where, 1)
+
+    @property
+    def in_channels(self) -> int | None:
+        """Number of input channels (``None`` until the first input fixes it)."""
+        W = self.W
+        if W.array is None:
+            return None
+        return W.shape[0] if self._transposed else W.shape[1] * self.groups
+
+    def _param_shapes(self, in_channels: int) -> tuple[tuple[int, ...], int]:
+        if in_channels % self.groups:
+            raise ValueError(f"{self._where}: in_channels ({in_channels}) must be a multiple of groups ({self.groups})")
+        if self._transposed:
+            shape = (in_channels, self.out_channels // self.groups, *self.ksize)
+        else:
+            shape = (self.out_channels, in_channels // self.groups, *self.ksize)
+        return shape, self.out_channels

@@ -49,6 +49,9 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
         (1, 8, 3, 3)
     """
 
+    _where = "Convolution2D"
+    _ndim = 2
+
     def __init__(
         self,
         in_channels: int | None,
@@ -70,23 +73,8 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
             deterministic="deterministic argument is not supported anymore. "
             "Use chainer.using_config('cudnn_deterministic', value) context where value is either `True` or `False`.",
         )
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
         self.cudnn_fast = bool(cudnn_fast)
-        self._setup(
-            "Convolution2D",
-            2,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the convolution to ``x`` of shape ``(N, C, H, W)``."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from chainer import functions, variable
@@ -45,7 +44,7 @@ class ConvolutionND(_conv_base.ConvolutionLinkBase):
         (1, 4, 2, 2, 2)
     """
 
-    _shows_ndim = True
+    _specs = ("ndim", *_conv_base.ConvolutionLinkBase._specs, "cover_all")
 
     def __init__(
         self,
@@ -63,24 +62,10 @@ class ConvolutionND(_conv_base.ConvolutionLinkBase):
         groups: int = 1,
     ) -> None:
         super().__init__()
-        where = type(self).__name__
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self._where = where = type(self).__name__
+        self._ndim = _checks.positive_int(ndim, "ndim", where)
         self.cover_all = bool(cover_all)
-        self._setup(
-            where,
-            _checks.positive_int(ndim, "ndim", where),
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the convolution to ``x`` of shape ``(N, C, S_1, ..., S_ndim)``."""
@@ -89,15 +74,44 @@ class ConvolutionND(_conv_base.ConvolutionLinkBase):
             x, self.W, self.b, self.stride, self.pad, self.cover_all, self.dilate, self.groups
         )
 
-    @property
-    def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        if self._shows_ndim:
-            yield "ndim", self._ndim
-        yield from super().printable_specs
-        yield "cover_all", self.cover_all
+
+class _FixedNdimConvolution(ConvolutionND):
+    """:class:`ConvolutionND` with the number of spatial axes fixed by the subclass."""
+
+    _fixed_ndim: int
+    _specs = ConvolutionND._specs[1:]
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        cover_all: bool = False,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__(
+            self._fixed_ndim,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            initialW,
+            initial_bias,
+            cover_all,
+            dilate,
+            groups,
+        )
 
 
-class Convolution1D(ConvolutionND):
+class Convolution1D(_FixedNdimConvolution):
     """One-dimensional convolution layer: :class:`ConvolutionND` with ``ndim=1``.
 
     ``Convolution1D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
@@ -108,28 +122,10 @@ class Convolution1D(ConvolutionND):
         (4, 3, 3)
     """
 
-    _shows_ndim = False
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: Any,
-        stride: Any = 1,
-        pad: Any = 0,
-        nobias: bool = False,
-        initialW: Any = None,
-        initial_bias: Any = None,
-        cover_all: bool = False,
-        dilate: Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            1, in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, cover_all, dilate, groups
-        )
+    _fixed_ndim = 1
 
 
-class Convolution3D(ConvolutionND):
+class Convolution3D(_FixedNdimConvolution):
     """Three-dimensional convolution layer: :class:`ConvolutionND` with ``ndim=3``.
 
     ``Convolution3D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
@@ -140,25 +136,7 @@ class Convolution3D(ConvolutionND):
         (1, 2, 2, 2, 2)
     """
 
-    _shows_ndim = False
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: Any,
-        stride: Any = 1,
-        pad: Any = 0,
-        nobias: bool = False,
-        initialW: Any = None,
-        initial_bias: Any = None,
-        cover_all: bool = False,
-        dilate: Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            3, in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, cover_all, dilate, groups
-        )
+    _fixed_ndim = 3
 
 
 __all__ = ["Convolution1D", "Convolution3D", "ConvolutionND"]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from chainer import functions, variable
-from chainer.links import _checks
 from chainer.links.connection import _conv_base
 from chainer.utils import argument
 
@@ -46,7 +44,10 @@ class Deconvolution2D(_conv_base.ConvolutionLinkBase):
         (1, 2, 6, 6)
     """
 
+    _where = "Deconvolution2D"
+    _ndim = 2
     _transposed = True
+    _specs = (*_conv_base.ConvolutionLinkBase._specs, "outsize")
 
     def __init__(
         self,
@@ -69,23 +70,8 @@ class Deconvolution2D(_conv_base.ConvolutionLinkBase):
             deterministic="deterministic argument is not supported anymore. "
             "Use chainer.using_config('cudnn_deterministic', value) context where value is either `True` or `False`.",
         )
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.outsize = None if outsize is None else _checks.int_tuple(outsize, 2, "outsize", "Deconvolution2D", 1)
-        self._setup(
-            "Deconvolution2D",
-            2,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+        self._set_outsize(outsize)
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the transposed convolution to ``x`` of shape ``(N, C, H, W)``."""
@@ -93,11 +79,6 @@ class Deconvolution2D(_conv_base.ConvolutionLinkBase):
         return functions.deconvolution_2d(
             x, self.W, self.b, self.stride, self.pad, self.outsize, dilate=self.dilate, groups=self.groups
         )
-
-    @property
-    def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        yield from super().printable_specs
-        yield "outsize", self.outsize
 
 
 __all__ = ["Deconvolution2D"]

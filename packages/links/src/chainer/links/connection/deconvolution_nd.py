@@ -3,7 +3,6 @@ shorthands."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from chainer import functions, variable
@@ -48,7 +47,7 @@ class DeconvolutionND(_conv_base.ConvolutionLinkBase):
     """
 
     _transposed = True
-    _shows_ndim = True
+    _specs = ("ndim", *_conv_base.ConvolutionLinkBase._specs, "outsize")
 
     def __init__(
         self,
@@ -66,25 +65,10 @@ class DeconvolutionND(_conv_base.ConvolutionLinkBase):
         groups: int = 1,
     ) -> None:
         super().__init__()
-        where = type(self).__name__
-        ndim = _checks.positive_int(ndim, "ndim", where)
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self.outsize = None if outsize is None else _checks.int_tuple(outsize, ndim, "outsize", where, 1)
-        self._setup(
-            where,
-            ndim,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            dilate,
-            groups,
-        )
+        self._where = where = type(self).__name__
+        self._ndim = _checks.positive_int(ndim, "ndim", where)
+        self._set_outsize(outsize)
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the transposed convolution to ``x`` of shape ``(N, C, S_1, ..., S_ndim)``."""
@@ -93,15 +77,44 @@ class DeconvolutionND(_conv_base.ConvolutionLinkBase):
             x, self.W, self.b, self.stride, self.pad, self.outsize, self.dilate, self.groups
         )
 
-    @property
-    def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        if self._shows_ndim:
-            yield "ndim", self._ndim
-        yield from super().printable_specs
-        yield "outsize", self.outsize
+
+class _FixedNdimDeconvolution(DeconvolutionND):
+    """:class:`DeconvolutionND` with the number of spatial axes fixed by the subclass."""
+
+    _fixed_ndim: int
+    _specs = DeconvolutionND._specs[1:]
+
+    def __init__(
+        self,
+        in_channels: int | None,
+        out_channels: int,
+        ksize: Any,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        outsize: Any = None,
+        initialW: Any = None,
+        initial_bias: Any = None,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> None:
+        super().__init__(
+            self._fixed_ndim,
+            in_channels,
+            out_channels,
+            ksize,
+            stride,
+            pad,
+            nobias,
+            outsize,
+            initialW,
+            initial_bias,
+            dilate,
+            groups,
+        )
 
 
-class Deconvolution1D(DeconvolutionND):
+class Deconvolution1D(_FixedNdimDeconvolution):
     """One-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=1``.
 
     ``Deconvolution1D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
@@ -112,28 +125,10 @@ class Deconvolution1D(DeconvolutionND):
         (4, 3, 7)
     """
 
-    _shows_ndim = False
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: Any,
-        stride: Any = 1,
-        pad: Any = 0,
-        nobias: bool = False,
-        outsize: Any = None,
-        initialW: Any = None,
-        initial_bias: Any = None,
-        dilate: Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            1, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias, dilate, groups
-        )
+    _fixed_ndim = 1
 
 
-class Deconvolution3D(DeconvolutionND):
+class Deconvolution3D(_FixedNdimDeconvolution):
     """Three-dimensional deconvolution layer: :class:`DeconvolutionND` with ``ndim=3``.
 
     ``Deconvolution3D(in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
@@ -144,25 +139,7 @@ class Deconvolution3D(DeconvolutionND):
         (1, 2, 3, 3, 3)
     """
 
-    _shows_ndim = False
-
-    def __init__(
-        self,
-        in_channels: int | None,
-        out_channels: int,
-        ksize: Any,
-        stride: Any = 1,
-        pad: Any = 0,
-        nobias: bool = False,
-        outsize: Any = None,
-        initialW: Any = None,
-        initial_bias: Any = None,
-        dilate: Any = 1,
-        groups: int = 1,
-    ) -> None:
-        super().__init__(
-            3, in_channels, out_channels, ksize, stride, pad, nobias, outsize, initialW, initial_bias, dilate, groups
-        )
+    _fixed_ndim = 3
 
 
 __all__ = ["Deconvolution1D", "Deconvolution3D", "DeconvolutionND"]

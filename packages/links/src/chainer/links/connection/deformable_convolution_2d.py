@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import chainer
@@ -26,6 +25,11 @@ class DeformableConvolution2DSampler(_conv_base.ConvolutionLinkBase):
         initial_bias: Initializer of ``b`` of shape ``(out_channels,)``; ``None`` means 0.
     """
 
+    _where = "DeformableConvolution2DSampler"
+    _ndim = 2
+    # No dilation or groups here.
+    _specs = ("in_channels", "out_channels", "ksize", "stride", "pad", "nobias")
+
     def __init__(
         self,
         in_channels: int | None,
@@ -38,27 +42,7 @@ class DeformableConvolution2DSampler(_conv_base.ConvolutionLinkBase):
         initial_bias: Any = None,
     ) -> None:
         super().__init__()
-        self._setup(
-            "DeformableConvolution2DSampler",
-            2,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            1,
-            1,
-        )
-
-    @property
-    def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        # No dilation or groups here.
-        for key, value in super().printable_specs:
-            if key not in ("dilate", "groups"):
-                yield key, value
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, 1, 1)
 
     def forward(self, x: Any, offset: Any) -> variable.Variable:
         """Sample ``x`` at the kernel taps moved by ``offset`` of shape ``(N, 2 kh kw,

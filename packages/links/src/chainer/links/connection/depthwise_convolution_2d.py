@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import chainer
 from chainer import functions, variable
 from chainer.links import _checks
+from chainer.links.connection import _conv_base
 
 
-class DepthwiseConvolution2D(chainer.Link):
+class DepthwiseConvolution2D(_conv_base.KernelLinkBase):
     """Two-dimensional depthwise convolution layer: holds the kernels and bias of
     :func:`~chainer.functions.depthwise_convolution_2d`.
 
@@ -41,6 +40,10 @@ class DepthwiseConvolution2D(chainer.Link):
         (1, 6, 4, 4)
     """
 
+    _where = "DepthwiseConvolution2D"
+    _ndim = 2
+    _specs = ("in_channels", "channel_multiplier", "ksize", "stride", "pad", "nobias")
+
     def __init__(
         self,
         in_channels: int | None,
@@ -53,18 +56,9 @@ class DepthwiseConvolution2D(chainer.Link):
         initial_bias: Any = None,
     ) -> None:
         super().__init__()
-        where = "DepthwiseConvolution2D"
-        in_channels = _checks.positive_int(in_channels, "in_channels", where, allow_none=True)
-        self.channel_multiplier = _checks.positive_int(channel_multiplier, "channel_multiplier", where)
-        self.ksize = _checks.int_tuple(ksize, 2, "ksize", where, 1)
-        self.stride = _checks.int_tuple(stride, 2, "stride", where, 1)
-        self.pad = _checks.int_tuple(pad, 2, "pad", where, 0)
-        with self.init_scope():
-            self.W = chainer.Parameter(_checks.initializer(initialW, "initialW", where))
-            if nobias:
-                self.b = None
-            else:
-                self.b = chainer.Parameter(_checks.bias_initializer(initial_bias, "initial_bias", where))
+        self.channel_multiplier = _checks.positive_int(channel_multiplier, "channel_multiplier", self._where)
+        # The bias has one entry per output channel, so it waits for in_channels too.
+        in_channels = self._setup_kernel(in_channels, ksize, stride, pad, nobias, initialW, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 
@@ -73,11 +67,8 @@ class DepthwiseConvolution2D(chainer.Link):
         """Number of input channels (``None`` until the first input fixes it)."""
         return None if self.W.array is None else self.W.shape[1]
 
-    def _initialize_params(self, in_channels: int) -> None:
-        where = "DepthwiseConvolution2D"
-        _checks.initialize(self.W, (self.channel_multiplier, in_channels, *self.ksize), where)
-        if self.b is not None:
-            _checks.initialize(self.b, (self.channel_multiplier * in_channels,), where)
+    def _param_shapes(self, in_channels: int) -> tuple[tuple[int, ...], int]:
+        return (self.channel_multiplier, in_channels, *self.ksize), self.channel_multiplier * in_channels
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the depthwise convolution to ``x`` of shape ``(N, C, H, W)``."""
@@ -87,15 +78,6 @@ class DepthwiseConvolution2D(chainer.Link):
                 raise ValueError(f"DepthwiseConvolution2D: the input must be 4-dimensional, got shape {shape}")
             self._initialize_params(shape[1])
         return functions.depthwise_convolution_2d(x, self.W, self.b, self.stride, self.pad)
-
-    @property
-    def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        yield "in_channels", self.in_channels
-        yield "channel_multiplier", self.channel_multiplier
-        yield "ksize", self.ksize
-        yield "stride", self.stride
-        yield "pad", self.pad
-        yield "nobias", self.b is None
 
 
 __all__ = ["DepthwiseConvolution2D"]

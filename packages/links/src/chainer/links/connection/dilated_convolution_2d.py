@@ -40,6 +40,9 @@ class DilatedConvolution2D(_conv_base.ConvolutionLinkBase):
         (1, 2, 3, 3)
     """
 
+    _where = "DilatedConvolution2D"
+    _ndim = 2
+
     def __init__(
         self,
         in_channels: int | None,
@@ -53,22 +56,7 @@ class DilatedConvolution2D(_conv_base.ConvolutionLinkBase):
         initial_bias: Any = None,
     ) -> None:
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        self._setup(
-            "DilatedConvolution2D",
-            2,
-            in_channels,
-            out_channels,
-            ksize,
-            stride,
-            pad,
-            nobias,
-            initialW,
-            initial_bias,
-            dilate,
-            1,
-        )
+        self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, 1)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the dilated convolution to ``x`` of shape ``(N, C, H, W)``."""
