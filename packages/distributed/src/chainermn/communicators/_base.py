@@ -194,6 +194,7 @@ class CommunicatorBase(abc.ABC):
 
     def finalize(self) -> None:
         """Release the communicator's resources; it must not be used afterwards."""
+        return  # nothing to release by default
 
 
 __all__ = ["CommunicatorBase"]
