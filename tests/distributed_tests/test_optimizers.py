@@ -3,10 +3,10 @@ on the concatenated batch."""
 
 from __future__ import annotations
 
-import chainer
 import numpy
 import pytest
 
+import chainer
 import chainermn
 
 DATA_PARALLEL = """

@@ -48,14 +48,15 @@ def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> Any:
     """
     if not actual_variables:
         raise ValueError("chainermn.functions.pseudo_connect: give at least one actual variable")
-    actual = [chainer.as_variable(v) for v in actual_variables]
     if delegate_variable is None:
+        actual = [chainer.as_variable(v) for v in actual_variables]
         return actual[0] if len(actual) == 1 else tuple(actual)
     if not isinstance(delegate_variable, chainer.Variable):
         raise TypeError(
             "chainermn.functions.pseudo_connect: delegate_variable must be a chainer.Variable, "
             f"got {type(delegate_variable).__name__}"
         )
+    actual = [chainer.as_variable(v) for v in actual_variables]
     ys = PseudoConnect().apply((delegate_variable, *actual))
     return ys[0] if len(ys) == 1 else ys
 
