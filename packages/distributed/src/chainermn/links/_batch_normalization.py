@@ -75,7 +75,7 @@ class MultiNodeBatchNormalization(chainer.Link):
         self._dtype = numpy.dtype(chainer.get_dtype(dtype))
         self.avg_mean = numpy.zeros(shape, dtype=self._dtype)
         self.register_persistent("avg_mean")
-        self.avg_var = numpy.zeros(shape, dtype=self._dtype)
+        self.avg_var = numpy.ones(shape, dtype=self._dtype)
         self.register_persistent("avg_var")
         self.N = 0
         self.register_persistent("N")

@@ -54,7 +54,13 @@ def _replace(link: Any, bn_class: Any, comm: Any, backend: str) -> Any:
         if getattr(link, "axis", None) not in (None, (0,), (0, 2, 3)) and len(link.avg_mean.shape) != 1:
             raise ValueError(f"create_mnbn_model: BatchNormalization with axis={link.axis} is not supported")
         return _convert(link, comm, backend)
-    if isinstance(link, chainer.ChainList):
+    if isinstance(link, chainer.Sequential):
+        for i, layer in enumerate(list(link)):
+            if isinstance(layer, chainer.Link):
+                new = _replace(layer, bn_class, comm, backend)
+                if new is not layer:
+                    link[i] = new
+    elif isinstance(link, chainer.ChainList):
         for i, child in enumerate(list(link._children)):
             new = _replace(child, bn_class, comm, backend)
             if new is not child:
