@@ -24,9 +24,8 @@ from chainermn import communicators, datasets, extensions, functions, global_exc
 from chainermn._version import __version__
 from chainermn.communicators import CommunicatorBase, create_communicator
 from chainermn.datasets import DataSizeError, scatter_dataset, scatter_index
-
-# Xfrom chainermn.extensions import create_multi_node_checkpointer, create_multi_node_evaluator
-# Xfrom chainermn.links import MultiNodeChainList
+from chainermn.extensions import create_multi_node_checkpointer, create_multi_node_evaluator
+from chainermn.links import MultiNodeChainList
 from chainermn.optimizers import create_multi_node_optimizer
 
 if _os.environ.get("CHAINERMN_FORCE_ABORT_ON_EXCEPTION") or _os.environ.get("CHAINERMN_FORCE_ABORT_ON_EXCEPTIONS"):

@@ -106,11 +106,12 @@ def create_multi_node_iterator(actual_iterator: Any, communicator: Any, rank_mas
 
 
 def _order_sampler_holder(iterator: Any) -> Any:
-    # Chainer 7 iterators expose ``order_sampler``; ours keep it in their planner.
-    if hasattr(iterator, "order_sampler"):
-        return iterator
+    # chainer-datasets' iterators keep the sampler in their planner (the public
+    # attribute is read-only); other iterators expose a settable ``order_sampler``.
     planner = getattr(iterator, "_planner", None)
-    return planner if hasattr(planner, "order_sampler") else None
+    if hasattr(planner, "order_sampler"):
+        return planner
+    return iterator if hasattr(iterator, "order_sampler") else None
 
 
 def create_synchronized_iterator(actual_iterator: Any, communicator: Any) -> Any:
