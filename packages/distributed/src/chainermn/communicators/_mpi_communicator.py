@@ -1,0 +1,426 @@
+"""Everything a communicator does over an mpi4py communicator, except the gradient mean.
+
+Arrays travel as raw bytes (``MPI.BYTE``) behind a small pickled header (shape, dtype,
+device), so every dtype works, float16 and bool included; reductions run in a dtype MPI
+can add (float16 is summed in float32). CuPy arrays go through host memory and come back
+on the current GPU. Collectives first agree on shapes and dtypes with one small
+all-gather, so a mismatch raises the same clear error on every process instead of
+hanging or corrupting memory.
+"""
+
+from __future__ import annotations
+
+import pickle
+import zlib
+from typing import Any
+
+import numpy
+from mpi4py import MPI
+
+from chainermn.communicators import _base
+
+#: Largest chunk of bytes one MPI call moves (MPI counts are 32-bit signed integers).
+_MAX_CHUNK = 2**31 - 1
+
+
+def _to_host(x: Any, where: str) -> tuple[numpy.ndarray, bool]:
+    """Return ``(numpy array, came_from_gpu)``."""
+    if isinstance(x, numpy.ndarray):
+        return x, False
+    if numpy.isscalar(x) and not isinstance(x, (str, bytes)):
+        return numpy.asarray(x), False
+    if type(x).__module__.startswith("cupy"):
+        return x.get(), True
+    raise TypeError(f"{where}: expected a numpy.ndarray or cupy.ndarray, got {type(x).__name__}")
+
+
+def _from_host(x: numpy.ndarray, gpu: bool) -> Any:
+    if not gpu:
+        return x
+    import cupy
+
+    return cupy.asarray(x)
+
+
+def _bytes_view(x: numpy.ndarray) -> numpy.ndarray:
+    return numpy.ascontiguousarray(x).reshape(-1).view(numpy.uint8)
+
+
+def _reduction_dtype(dtype: numpy.dtype) -> numpy.dtype:
+    # MPI has no float16 and summing booleans should count.
+    if dtype == numpy.float16:
+        return numpy.dtype(numpy.float32)
+    if dtype == numpy.bool_:
+        return numpy.dtype(numpy.int64)
+    return dtype
+
+
+def _node_topology(mpi_comm: Any) -> tuple[int, int, int, int]:
+    """``(intra_rank, intra_size, inter_rank, inter_size)`` from the processes' host names."""
+    hosts = mpi_comm.allgather(MPI.Get_processor_name())
+    me = hosts[mpi_comm.rank]
+    order: list[str] = []
+    for host in hosts:
+        if host not in order:
+            order.append(host)
+    intra_rank = hosts[: mpi_comm.rank].count(me)
+    return intra_rank, hosts.count(me), order.index(me), len(order)
+
+
+class MpiCommunicatorBase(_base.CommunicatorBase):
+    """A communicator over an mpi4py communicator (``MPI.COMM_WORLD`` by default).
+
+    Subclasses implement :meth:`multi_node_mean_grad`.
+    """
+
+    def __init__(self, mpi_comm: Any = None, **kwargs: Any) -> None:
+        super().__init__()
+        name = type(self).__name__
+        if kwargs:
+            nccl_only = sorted(set(kwargs) & {"allreduce_grad_dtype", "batched_copy"})
+            if nccl_only:
+                raise ValueError(f"{name}: {', '.join(nccl_only)} is only available with the 'pure_nccl' communicator")
+            raise TypeError(f"{name}: unexpected keyword arguments {sorted(kwargs)}")
+        if mpi_comm is None:
+            mpi_comm = MPI.COMM_WORLD
+        if not isinstance(mpi_comm, MPI.Comm):
+            raise TypeError(
+                f"{name}: mpi_comm must be an mpi4py communicator (MPI.Comm), got {type(mpi_comm).__name__}"
+            )
+        self._mpi_comm = mpi_comm
+        self._owns_mpi_comm = False
+        self._topology: tuple[int, int, int, int] | None = None
+
+    # -- topology ------------------------------------------------------------------------
+
+    @property
+    def mpi_comm(self) -> Any:
+        """The underlying mpi4py communicator, for direct MPI calls."""
+        return self._mpi_comm
+
+    @property
+    def rank(self) -> int:
+        return self._mpi_comm.rank
+
+    @property
+    def size(self) -> int:
+        return self._mpi_comm.size
+
+    def _get_topology(self) -> tuple[int, int, int, int]:
+        # Collective: computed on first use, which every process reaches in SPMD code
+        # (``device = comm.intra_rank`` right after creating the communicator).
+        if self._topology is None:
+            self._topology = _node_topology(self._mpi_comm)
+        return self._topology
+
+    @property
+    def intra_rank(self) -> int:
+        return self._get_topology()[0]
+
+    @property
+    def intra_size(self) -> int:
+        return self._get_topology()[1]
+
+    @property
+    def inter_rank(self) -> int:
+        return self._get_topology()[2]
+
+    @property
+    def inter_size(self) -> int:
+        return self._get_topology()[3]
+
+    def split(self, color: int, key: int) -> MpiCommunicatorBase:
+        for arg, value in (("color", color), ("key", key)):
+            if not isinstance(value, (int, numpy.integer)) or isinstance(value, bool):
+                raise TypeError(f"{type(self).__name__}.split: {arg} must be an int, got {type(value).__name__}")
+        new = self._mpi_comm.Split(int(color), int(key))
+        comm = self._new_like(new)
+        comm._owns_mpi_comm = True
+        return comm
+
+    def _new_like(self, mpi_comm: Any) -> MpiCommunicatorBase:
+        comm = type(self).__new__(type(self))
+        MpiCommunicatorBase.__init__(comm, mpi_comm)
+        comm._configs = dict(self._configs)
+        return comm
+
+    def finalize(self) -> None:
+        if self._owns_mpi_comm and self._mpi_comm != MPI.COMM_NULL:
+            self._mpi_comm.Free()
+        self._owns_mpi_comm = False
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _check_rank(self, rank: Any, arg: str, where: str) -> int:
+        if not isinstance(rank, (int, numpy.integer)) or isinstance(rank, bool):
+            raise TypeError(f"{where}: {arg} must be an int rank, got {type(rank).__name__}")
+        if not 0 <= rank < self.size:
+            raise ValueError(f"{where}: {arg} must be a rank in [0, {self.size}), got {rank}")
+        return int(rank)
+
+    def _agree(self, value: Any, where: str, what: str) -> list[Any]:
+        """All-gather ``value``; raise on every process if the processes differ."""
+        values = self._mpi_comm.allgather(value)
+        if any(v != values[0] for v in values[1:]):
+            detail = ", ".join(f"rank {r}: {v}" for r, v in enumerate(values))
+            raise ValueError(f"{where}: the processes must agree on {what}, got {detail}")
+        return values
+
+    def _raise_if_any_failed(self, error: str | None, where: str) -> None:
+        """Collective: raise on every process if any process reported an error."""
+        errors = self._mpi_comm.allgather(error)
+        failed = [(r, e) for r, e in enumerate(errors) if e is not None]
+        if failed:
+            raise ValueError(f"{where}: " + "; ".join(f"rank {r}: {e}" for r, e in failed))
+
+    def _send_bytes(self, payload: numpy.ndarray, dest: int, tag: int) -> None:
+        for start in range(0, max(payload.size, 1), _MAX_CHUNK):
+            self._mpi_comm.Send([payload[start : start + _MAX_CHUNK], MPI.BYTE], dest=dest, tag=tag)
+
+    def _recv_bytes(self, nbytes: int, source: int, tag: int) -> numpy.ndarray:
+        payload = numpy.empty(nbytes, dtype=numpy.uint8)
+        for start in range(0, max(nbytes, 1), _MAX_CHUNK):
+            self._mpi_comm.Recv([payload[start : start + _MAX_CHUNK], MPI.BYTE], source=source, tag=tag)
+        return payload
+
+    def _bcast_bytes(self, payload: numpy.ndarray, root: int, chunk: int) -> None:
+        for start in range(0, max(payload.size, 1), chunk):
+            self._mpi_comm.Bcast([payload[start : start + chunk], MPI.BYTE], root=root)
+
+    # -- arrays --------------------------------------------------------------------------
+
+    def send(self, data: Any, dest: int, tag: int) -> None:
+        where = f"{type(self).__name__}.send"
+        dest = self._check_rank(dest, "dest", where)
+        is_tuple = isinstance(data, (tuple, list))
+        arrays = [_to_host(x, where) for x in (data if is_tuple else (data,))]
+        header = (is_tuple, [(a.shape, a.dtype.str, gpu) for a, gpu in arrays])
+        self._mpi_comm.send(header, dest=dest, tag=tag)
+        for a, _ in arrays:
+            self._send_bytes(_bytes_view(a), dest, tag)
+
+    def recv(self, source: int, tag: int) -> Any:
+        source = self._check_rank(source, "source", f"{type(self).__name__}.recv")
+        is_tuple, specs = self._mpi_comm.recv(source=source, tag=tag)
+        out = []
+        for shape, dtype, gpu in specs:
+            dtype = numpy.dtype(dtype)
+            nbytes = int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize
+            out.append(_from_host(self._recv_bytes(nbytes, source, tag).view(dtype).reshape(shape), gpu))
+        return tuple(out) if is_tuple else out[0]
+
+    def bcast(self, data: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
+        where = f"{type(self).__name__}.bcast"
+        root = self._check_rank(root, "root", where)
+        chunk = _MAX_CHUNK if max_buf_len is None else _check_buf_len(max_buf_len, where)
+        header = None
+        if self.rank == root:
+            array, gpu = _to_host(data, where)
+            header = (array.shape, array.dtype.str, gpu)
+        shape, dtype, gpu = self._mpi_comm.bcast(header, root=root)
+        dtype = numpy.dtype(dtype)
+        if self.rank == root:
+            payload = _bytes_view(array)
+        else:
+            payload = numpy.empty(int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize, dtype=numpy.uint8)
+        self._bcast_bytes(payload, root, chunk)
+        if self.rank == root:
+            return data
+        return _from_host(payload.view(dtype).reshape(shape), gpu)
+
+    def gather(self, data: Any, root: int = 0) -> Any:
+        where = f"{type(self).__name__}.gather"
+        root = self._check_rank(root, "root", where)
+        array, gpu = _to_host(data, where)
+        headers = self._mpi_comm.gather((array.shape, array.dtype.str), root=root)
+        if self.rank != root:
+            self._mpi_comm.Gatherv([_bytes_view(array), MPI.BYTE], None, root=root)
+            return None
+        sizes = [int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize for s, d in headers]
+        payload = numpy.empty(sum(sizes), dtype=numpy.uint8)
+        self._mpi_comm.Gatherv([_bytes_view(array), MPI.BYTE], [payload, sizes, MPI.BYTE], root=root)
+        return tuple(_from_host(x, gpu) for x in _unpack(payload, headers, sizes))
+
+    def allgather(self, x: Any) -> tuple[Any, ...]:
+        where = f"{type(self).__name__}.allgather"
+        array, gpu = _to_host(x, where)
+        self._agree((array.shape, array.dtype.str), where, "the shape and dtype of x")
+        out = numpy.empty((self.size, *array.shape), dtype=array.dtype)
+        self._mpi_comm.Allgather([_bytes_view(array), MPI.BYTE], [out.reshape(-1).view(numpy.uint8), MPI.BYTE])
+        return tuple(_from_host(out[i], gpu) for i in range(self.size))
+
+    def allreduce(self, data: Any) -> Any:
+        where = f"{type(self).__name__}.allreduce"
+        array, gpu = _to_host(data, where)
+        self._agree((array.shape, array.dtype.str), where, "the shape and dtype of data")
+        reduce_dtype = _reduction_dtype(array.dtype)
+        send = numpy.ascontiguousarray(array, dtype=reduce_dtype)
+        out = numpy.empty_like(send)
+        self._mpi_comm.Allreduce(send, out, op=MPI.SUM)
+        return _from_host(out.astype(array.dtype, copy=False) if array.dtype != numpy.bool_ else out, gpu)
+
+    def scatter(self, xs: Any, root: int = 0) -> Any:
+        where = f"{type(self).__name__}.scatter"
+        root = self._check_rank(root, "root", where)
+        error = None
+        headers = None
+        if self.rank == root:
+            if not isinstance(xs, (tuple, list)) or len(xs) != self.size:
+                error = f"xs must be a tuple of {self.size} arrays (one per process) at the root, got {_describe(xs)}"
+            else:
+                try:
+                    arrays = [_to_host(x, where) for x in xs]
+                except TypeError as exc:
+                    error = str(exc)
+                else:
+                    headers = [(a.shape, a.dtype.str, gpu) for a, gpu in arrays]
+        error = self._mpi_comm.bcast(error, root=root)
+        if error is not None:
+            raise ValueError(f"{where}: {error}")
+        shape, dtype, gpu = self._mpi_comm.scatter(headers, root=root)
+        dtype = numpy.dtype(dtype)
+        out = numpy.empty(shape, dtype=dtype)
+        if self.rank == root:
+            sizes = [a.nbytes for a, _ in arrays]
+            payload = numpy.concatenate([_bytes_view(a) for a, _ in arrays]) if arrays else numpy.empty(0, numpy.uint8)
+            send = [payload, sizes, MPI.BYTE]
+        else:
+            send = None
+        self._mpi_comm.Scatterv(send, [out.reshape(-1).view(numpy.uint8), MPI.BYTE], root=root)
+        return _from_host(out, gpu)
+
+    def alltoall(self, xs: Any) -> tuple[Any, ...]:
+        where = f"{type(self).__name__}.alltoall"
+        if not isinstance(xs, (tuple, list)) or len(xs) != self.size:
+            error = f"xs must be a tuple of {self.size} arrays (one per process), got {_describe(xs)}"
+        else:
+            error = None
+        self._raise_if_any_failed(error, where)
+        arrays = [_to_host(x, where) for x in xs]
+        gpu = any(g for _, g in arrays)
+        headers = self._mpi_comm.alltoall([(a.shape, a.dtype.str) for a, _ in arrays])
+        send_sizes = [a.nbytes for a, _ in arrays]
+        recv_sizes = [int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize for s, d in headers]
+        send = numpy.concatenate([_bytes_view(a) for a, _ in arrays])
+        recv = numpy.empty(sum(recv_sizes), dtype=numpy.uint8)
+        self._mpi_comm.Alltoallv([send, send_sizes, MPI.BYTE], [recv, recv_sizes, MPI.BYTE])
+        return tuple(_from_host(x, gpu) for x in _unpack(recv, headers, recv_sizes))
+
+    # -- Python objects ------------------------------------------------------------------
+
+    def send_obj(self, obj: Any, dest: int, tag: int) -> None:
+        dest = self._check_rank(dest, "dest", f"{type(self).__name__}.send_obj")
+        payload = numpy.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=numpy.uint8)
+        self._mpi_comm.send(payload.size, dest=dest, tag=tag)
+        self._send_bytes(payload, dest, tag)
+
+    def recv_obj(self, source: int, tag: int) -> Any:
+        source = self._check_rank(source, "source", f"{type(self).__name__}.recv_obj")
+        nbytes = self._mpi_comm.recv(source=source, tag=tag)
+        return pickle.loads(self._recv_bytes(nbytes, source, tag).tobytes())
+
+    def bcast_obj(self, obj: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
+        where = f"{type(self).__name__}.bcast_obj"
+        root = self._check_rank(root, "root", where)
+        chunk = _MAX_CHUNK if max_buf_len is None else _check_buf_len(max_buf_len, where)
+        if self.rank == root:
+            payload = numpy.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=numpy.uint8)
+            nbytes = self._mpi_comm.bcast(payload.size, root=root)
+        else:
+            nbytes = self._mpi_comm.bcast(None, root=root)
+            payload = numpy.empty(nbytes, dtype=numpy.uint8)
+        self._bcast_bytes(payload, root, chunk)
+        return obj if self.rank == root else pickle.loads(payload.tobytes())
+
+    def gather_obj(self, obj: Any, root: int = 0) -> list[Any] | None:
+        root = self._check_rank(root, "root", f"{type(self).__name__}.gather_obj")
+        return self._mpi_comm.gather(obj, root=root)
+
+    def allreduce_obj(self, obj: Any) -> Any:
+        objs = self._mpi_comm.allgather(obj)
+        total = objs[0]
+        for other in objs[1:]:
+            total = total + other
+        return total
+
+    # -- models --------------------------------------------------------------------------
+
+    def bcast_data(self, model: Any) -> None:
+        where = f"{type(self).__name__}.bcast_data"
+        params = sorted(model.namedparams(), key=lambda item: item[0])
+        specs = [(name, None if p.array is None else (p.array.shape, p.array.dtype.str)) for name, p in params]
+        root_specs = self._mpi_comm.bcast(specs if self.rank == 0 else None, root=0)
+        error = None
+        if [name for name, _ in root_specs] != [name for name, _ in specs]:
+            error = "the model's parameter names differ from rank 0's"
+        else:
+            for (name, mine), (_, theirs) in zip(specs, root_specs):
+                if mine is not None and theirs is not None and mine != theirs:
+                    error = f"parameter {name!r} has shape/dtype {mine}, rank 0 has {theirs}"
+                    break
+        self._raise_if_any_failed(error, where)
+        for (_, param), (_, spec) in zip(params, root_specs):
+            if spec is None:
+                continue  # not initialized on rank 0: nothing to copy
+            if param.array is None:
+                param.initialize(spec[0])
+            array, gpu = _to_host(param.array, where)
+            buf = numpy.ascontiguousarray(array)
+            self._mpi_comm.Bcast([_bytes_view(buf), MPI.BYTE], root=0)
+            if self.rank != 0:
+                param.array[...] = _from_host(buf, gpu)
+
+    def _grad_arrays(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, numpy.ndarray, bool]]:
+        """``(param, host gradient, on_gpu)`` for the gradients to average, after checking
+        that every process averages the same list."""
+        items = []
+        for name, param in sorted(model.namedparams(), key=lambda item: item[0]):
+            if param.array is None:
+                continue
+            grad = param.grad
+            if grad is None:
+                if not zero_fill:
+                    continue
+                grad = numpy.zeros(param.array.shape, param.array.dtype)
+                if not isinstance(param.array, numpy.ndarray):
+                    grad = _from_host(grad, True)
+            host, gpu = _to_host(grad, where)
+            items.append((name, param, host, gpu))
+        # A CRC, not hash(): string hashes differ between processes.
+        signature = zlib.crc32(repr([(n, h.shape, h.dtype.str) for n, _, h, _ in items]).encode())
+        signatures = self._mpi_comm.allgather(signature)
+        if any(s != signatures[0] for s in signatures):
+            listing = [(n, h.shape, h.dtype.str) for n, _, h, _ in items]
+            listings = self._mpi_comm.allgather(listing)
+            detail = "; ".join(f"rank {r}: {[n for n, _, _ in ls]}" for r, ls in enumerate(listings))
+            raise ValueError(
+                f"{where}: the processes have different sets of gradients to average (a parameter unused on "
+                f"some process has no gradient; pass zero_fill=True): {detail}"
+            )
+        return [(param, host, gpu) for _, param, host, gpu in items]
+
+
+def _unpack(payload: numpy.ndarray, headers: list[Any], sizes: list[int]) -> list[numpy.ndarray]:
+    out = []
+    offset = 0
+    for (shape, dtype), nbytes in zip(headers, sizes):
+        out.append(payload[offset : offset + nbytes].view(numpy.dtype(dtype)).reshape(shape))
+        offset += nbytes
+    return out
+
+
+def _describe(xs: Any) -> str:
+    if isinstance(xs, (tuple, list)):
+        return f"a {type(xs).__name__} of length {len(xs)}"
+    return type(xs).__name__
+
+
+def _check_buf_len(max_buf_len: Any, where: str) -> int:
+    if not isinstance(max_buf_len, (int, numpy.integer)) or isinstance(max_buf_len, bool):
+        raise TypeError(f"{where}: max_buf_len must be an int, got {type(max_buf_len).__name__}")
+    if not 1 <= max_buf_len <= _MAX_CHUNK:
+        raise ValueError(f"{where}: max_buf_len must be in [1, {_MAX_CHUNK}], got {max_buf_len}")
+    return int(max_buf_len)
+
+
+__all__ = ["MpiCommunicatorBase"]

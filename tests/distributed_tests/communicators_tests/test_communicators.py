@@ -1,0 +1,198 @@
+"""Communicators: creation and registry in this process; every collective under
+``mpiexec -n 2`` and ``-n 3`` against NumPy references."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+import chainer
+import chainermn
+from chainer import plugins
+from chainermn import communicators
+
+
+def test_default_pure_nccl_without_gpu_says_what_to_do():
+    with pytest.raises(communicators.NcclUnavailableError) as info:
+        chainermn.create_communicator()
+    message = str(info.value)
+    assert "CuPy" in message and "'naive'" in message and "'flat'" in message
+
+
+@pytest.mark.parametrize("name", ["pure_nccl", "non_cuda_aware"])
+def test_nccl_communicators_need_cupy(name):
+    with pytest.raises(RuntimeError, match="needs CuPy with NCCL"):
+        chainermn.create_communicator(name)
+
+
+def test_unknown_and_removed_names():
+    with pytest.raises(ValueError, match="unknown communicator 'nope'.*'naive'"):
+        chainermn.create_communicator("nope")
+    with pytest.raises(ValueError, match="removed in Chainer v7"):
+        chainermn.create_communicator("hierarchical")
+    with pytest.raises(TypeError, match="communicator_name must be a str"):
+        chainermn.create_communicator(3)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="allreduce_grad_dtype is only available with the 'pure_nccl'"):
+        chainermn.create_communicator("naive", allreduce_grad_dtype=numpy.float16)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        chainermn.create_communicator("flat", foo=1)
+    with pytest.raises(TypeError, match="mpi4py communicator"):
+        chainermn.create_communicator("naive", mpi_comm=object())
+
+
+@pytest.mark.parametrize("name", ["naive", "flat", "dummy"])
+def test_single_process(name):
+    comm = chainermn.create_communicator(name)
+    assert isinstance(comm, chainermn.CommunicatorBase)
+    assert (comm.rank, comm.size, comm.intra_rank, comm.intra_size, comm.inter_rank, comm.inter_size) == (
+        0,
+        1,
+        0,
+        1,
+        0,
+        1,
+    )
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    numpy.testing.assert_array_equal(comm.allreduce(x), x)
+    with pytest.raises(ValueError, match=r"dest must be a rank in \[0, 1\)"):
+        comm.send(x, 3, 0)
+    with pytest.raises(TypeError, match="expected a numpy.ndarray"):
+        comm.allreduce([1, 2])
+    with pytest.raises(ValueError, match="unknown configuration 'x'"):
+        comm.set_config("x", value=1)
+    assert comm.get_config() is None
+    assert not comm.within_config_scope
+    with comm.config_scope():
+        assert comm.within_config_scope
+    with pytest.warns(DeprecationWarning, match="multi_node_mean_grad"):
+        comm.allreduce_grad(chainer.Link())
+
+
+def test_builtin_names_are_registered_through_the_hook():
+    for name in ("naive", "flat", "pure_nccl", "non_cuda_aware", "dummy"):
+        assert communicators.registered_communicators.origin(name) == "chainermn.builtin_communicators"
+
+
+def test_third_party_communicator_through_the_hook():
+    class MyComm(communicators.NaiveCommunicator):
+        pass
+
+    class Plugin:
+        @plugins.hookimpl
+        def chainer_register_communicators(self, register):
+            register("mine", MyComm)
+
+    plugin = Plugin()
+    plugins.register(plugin, name="test-mine")
+    try:
+        assert isinstance(chainermn.create_communicator("mine"), MyComm)
+    finally:
+        plugins.unregister(name="test-mine")
+    with pytest.raises(ValueError, match="unknown communicator 'mine'"):
+        chainermn.create_communicator("mine")
+
+
+def test_plugin_cannot_replace_a_builtin():
+    class Plugin:
+        @plugins.hookimpl
+        def chainer_register_communicators(self, register):
+            register("naive", communicators.FlatCommunicator)
+
+    plugins.register(Plugin(), name="test-replace")
+    try:
+        with pytest.warns(plugins.PluginWarning, match="built-in communicator"):
+            comm = chainermn.create_communicator("naive")
+        assert type(comm) is communicators.NaiveCommunicator
+    finally:
+        plugins.unregister(name="test-replace")
+
+
+COLLECTIVES = """
+def ref(r):  # what process r contributes, computable on every process
+    return numpy.arange(6, dtype=numpy.float64).reshape(2, 3) * (r + 1) - r
+x = ref(rank)
+total = sum(ref(r) for r in range(size))
+for dtype in (numpy.float16, numpy.float32, numpy.float64, numpy.int32, numpy.bool_):
+    y = comm.allreduce(x.astype(dtype))
+    assert y.dtype == (numpy.int64 if dtype == numpy.bool_ else dtype), (dtype, y.dtype)
+    expected = sum(ref(r).astype(dtype).astype(numpy.float64) for r in range(size))
+    assert_allclose(y.astype(numpy.float64), expected)
+ys = comm.allgather(x.astype(numpy.float32))
+assert len(ys) == size and all(numpy.array_equal(ys[r], ref(r).astype(numpy.float32)) for r in range(size))
+expect_error(ValueError, "must agree on the shape and dtype", comm.allgather, numpy.zeros(rank + 1))
+expect_error(ValueError, "must agree on the shape and dtype", comm.allreduce, numpy.zeros(rank + 1))
+root = size - 1
+y = comm.bcast(x if rank == root else None, root=root)
+assert_array_equal(y, ref(root))
+y = comm.bcast(x.astype(numpy.float16) if rank == 0 else None, max_buf_len=5)
+assert y.dtype == numpy.float16 and numpy.array_equal(y, ref(0).astype(numpy.float16))
+g = comm.gather(numpy.full(rank + 1, rank, numpy.int16), root=1)
+if rank == 1:
+    assert [a.tolist() for a in g] == [[r] * (r + 1) for r in range(size)]
+else:
+    assert g is None
+xs = [numpy.full((r, 2), r, numpy.float32) for r in range(size)] if rank == 0 else None
+y = comm.scatter(xs)
+assert y.shape == (rank, 2) and (y == rank).all()
+ys = comm.alltoall([numpy.full(r + 1, 10 * rank + r) for r in range(size)])
+assert [a.tolist() for a in ys] == [[10 * s + rank] * (rank + 1) for s in range(size)]
+expect_error(ValueError, "one per process", comm.alltoall, [x])
+# point to point, tuples and 0-d arrays
+if rank == 0:
+    comm.send((x, numpy.float32(3)), 1, 5)
+    comm.send_obj({"big": list(range(1000))}, 1, 6)
+elif rank == 1:
+    a, b = comm.recv(0, 5)
+    assert_array_equal(a, ref(0)) and b.shape == () and b == 3
+    assert comm.recv_obj(0, 6) == {"big": list(range(1000))}
+assert comm.bcast_obj({"r": rank} if rank == 0 else None, max_buf_len=3) == {"r": 0}
+assert comm.gather_obj(rank * 2, root=0) == ([2 * r for r in range(size)] if rank == 0 else None)
+assert comm.allreduce_obj(rank + 1) == size * (size + 1) // 2
+# every process on this machine: one node
+assert (comm.intra_rank, comm.intra_size, comm.inter_rank, comm.inter_size) == (rank, size, 0, 1)
+sub = comm.split(rank % 2, -rank)
+members = [r for r in range(size) if r % 2 == rank % 2]
+assert sub.size == len(members) and sub.rank == sorted(members, reverse=True).index(rank)
+assert type(sub) is type(comm)
+assert sub.allreduce(numpy.array([rank])).tolist() == [sum(members)]
+sub.finalize()
+# gradient mean: zero_fill, mismatch detection, dtypes
+class M(chainer.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.a = chainer.Parameter(numpy.zeros((2, 3), numpy.float32))
+            self.b = chainer.Parameter(numpy.zeros(4, numpy.float16))
+            self.c = chainer.Parameter(numpy.zeros(2, numpy.float64))
+            self.lazy = chainer.Parameter()
+m = M()
+m.a.grad = ref(rank).astype(numpy.float32)
+m.b.grad = numpy.full(4, rank + 1, numpy.float16)
+m.c.grad = None if rank == 0 else numpy.full(2, 3.0)
+comm.multi_node_mean_grad(m, zero_fill=True)
+assert_allclose(m.a.grad, total / size, rtol=1e-6)
+assert m.b.grad.dtype == numpy.float16 and numpy.allclose(m.b.grad, (size + 1) / 2)
+assert_allclose(m.c.grad, numpy.full(2, 3.0 * (size - 1) / size))
+assert m.lazy.grad is None
+m.c.grad = None if rank == 0 else numpy.full(2, 3.0)
+expect_error(ValueError, "different sets of gradients", comm.multi_node_mean_grad, m)
+# bcast_data copies rank 0's parameters and initializes lazy ones
+m2 = M()
+m2.a.array[...] = rank + 7
+if rank == 0:
+    m2.lazy.initialize((3,))
+    m2.lazy.array[...] = 5
+comm.bcast_data(m2)
+assert (m2.a.array == 7).all() and m2.lazy.array.tolist() == [5, 5, 5]
+print("ok", rank)
+"""
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize(("n", "name"), [(2, "naive"), (3, "flat")])
+def test_collectives(run_mpi, n, name):
+    out = run_mpi(n, COLLECTIVES, comm_name=name)
+    assert sorted(line for line in out.splitlines() if line.startswith("ok")) == [f"ok {r}" for r in range(n)]

@@ -1,0 +1,82 @@
+"""Differentiable communication: forward values and gradients (backward runs the
+reverse communication) under mpiexec -n 2, checked against the single-process math."""
+
+from __future__ import annotations
+
+import pytest
+
+import chainermn
+
+FUNCTIONS = """
+from chainermn import functions as mnf
+def ref(r):
+    return numpy.arange(6, dtype=numpy.float64).reshape(2, 3) + 10 * r
+# send / recv with a delegate: rank 0: z = x * 2 -> rank 1: w = z ** 2 -> rank 0: y = sum(w)
+if rank == 0:
+    x = chainer.Variable(ref(0))
+    phi = mnf.send(x * 2, comm, rank=1)
+    w = mnf.recv(comm, rank=1, delegate_variable=phi)
+    y = F.sum(w)
+    y.backward()
+    assert_allclose(w.array, (2 * ref(0)) ** 2)
+    assert_allclose(x.grad, 8 * ref(0))  # d/dx sum((2x)^2)
+else:
+    z = mnf.recv(comm, rank=0)
+    phi = mnf.send(z ** 2, comm, rank=0)
+    phi.backward()
+# allgather: loss_r = sum_j (r + 1) * ys[j]  => grad of x on every process = sum_r (r + 1)
+x = chainer.Variable(ref(rank))
+ys = mnf.allgather(comm, x)
+assert all(numpy.array_equal(ys[j].array, ref(j)) for j in range(size))
+F.sum(F.stack(ys) * (rank + 1)).backward()
+assert_allclose(x.grad, numpy.full((2, 3), sum(r + 1 for r in range(size))))
+# alltoall: process r sends xs[j] = x * (j + 1); loss_r = sum(ys[s] * (r + 1))
+x = chainer.Variable(ref(rank))
+ys = mnf.alltoall(comm, [x * (j + 1) for j in range(size)])
+assert all(numpy.allclose(ys[s].array, ref(s) * (rank + 1)) for s in range(size))
+F.sum(F.stack(ys)) .backward()
+assert_allclose(x.grad, numpy.full((2, 3), sum(j + 1 for j in range(size))))
+# bcast from root 1: loss_r = sum(y) * (r + 1); gradient summed at the root
+x = chainer.Variable(ref(rank))
+y = mnf.bcast(comm, x if rank == 1 else None, root=1)
+assert_array_equal(y.array, ref(1))
+(F.sum(y) * (rank + 1)).backward()
+if rank == 1:
+    assert_allclose(x.grad, numpy.full((2, 3), sum(r + 1 for r in range(size))))
+# gather at root 0 and scatter back
+x = chainer.Variable(ref(rank))
+out = mnf.gather(comm, x, root=0)
+if rank == 0:
+    assert len(out) == size and all(numpy.array_equal(out[r].array, ref(r)) for r in range(size))
+    F.sum(F.stack([o * (i + 2) for i, o in enumerate(out)])).backward()
+else:
+    out.backward()
+assert_allclose(x.grad, numpy.full((2, 3), rank + 2.0))
+xs = [chainer.Variable(ref(r)) for r in range(size)] if rank == 0 else None
+y = mnf.scatter(comm, xs, root=0)
+assert_array_equal(y.array, ref(rank))
+(F.sum(y) * (rank + 3)).backward()
+if rank == 0:
+    assert all(numpy.allclose(xs[r].grad, rank + 3 + r) for r in range(size))
+# pseudo_connect: identity for the actual variables, zero for the delegate
+d = chainer.Variable(numpy.ones(2))
+a = chainer.Variable(ref(0))
+y = mnf.pseudo_connect(d, a)
+assert_array_equal(y.array, ref(0))
+F.sum(y * 3).backward()
+assert_allclose(a.grad, numpy.full((2, 3), 3.0)) and assert_array_equal(d.grad, numpy.zeros(2))
+expect_error(ValueError, "is this process", mnf.send, a, comm, rank)
+print("ok", rank)
+"""
+
+
+@pytest.mark.mpi
+def test_functions_two_processes(run_mpi):
+    assert run_mpi(2, FUNCTIONS).count("ok") == 2
+
+
+def test_pseudo_connect_errors():
+    with pytest.raises(ValueError, match="at least one actual variable"):
+        chainermn.functions.pseudo_connect(None)
+    with pytest.raises(TypeError, match="delegate_variable must be a chainer.Variable"):
+        chainermn.functions.pseudo_connect(3, 1.0)
