@@ -10,7 +10,7 @@ import onnx.numpy_helper
 
 import chainer
 from chainer.backends import cuda
-from onnx_chainer import onnx_helper
+from onnx_chainer import _arrays, onnx_helper
 
 __all__ = ["Context"]
 
@@ -66,7 +66,7 @@ class Context:
                     self._param_names[id(param)] = onnx_helper.cleanse_param_name(f"{prefix}/{name}")
                 for name in sorted(link._persistent):
                     value = getattr(link, name, None)
-                    if isinstance(value, numpy.ndarray) or cuda.is_array(value):
+                    if _arrays.is_array(value):
                         self._persistent_names[id(value)] = (onnx_helper.cleanse_param_name(f"{prefix}/{name}"), value)
 
     # -- names of graph values ---------------------------------------------------------

@@ -24,7 +24,7 @@ import onnx.numpy_helper
 
 import chainer
 from chainer.backends import cuda
-from onnx_chainer import _version, converters, onnx_helper
+from onnx_chainer import _arrays, _version, converters, onnx_helper
 from onnx_chainer import context as context_module
 
 __all__ = ["MAXIMUM_OPSET_VERSION", "MINIMUM_OPSET_VERSION", "convert_parameter", "export"]
@@ -81,7 +81,7 @@ def convert_parameter(parameter: Any, context: context_module.Context) -> onnx.T
                 f"onnx_chainer.convert_parameter: the parameter {context.get_name(parameter)!r} is not initialized"
             )
         return onnx.numpy_helper.from_array(_to_numpy(parameter.array), context.get_name(parameter))
-    if isinstance(parameter, numpy.ndarray) or cuda.is_array(parameter):
+    if _arrays.is_array(parameter):
         return onnx.numpy_helper.from_array(_to_numpy(parameter), context._fresh("param"))
     raise TypeError(
         f"onnx_chainer.convert_parameter: expected a chainer.Variable or an array, got {type(parameter).__name__}"
@@ -110,7 +110,7 @@ def _flatten_args(args: Any) -> tuple[list[Any], dict[str, Any], list[tuple[str,
     def as_array(value: Any, where: str) -> Any:
         if isinstance(value, chainer.Variable):
             return value.array
-        if isinstance(value, numpy.ndarray) or cuda.is_array(value):
+        if _arrays.is_array(value):
             return value
         raise TypeError(
             f"onnx_chainer.export: {where} must be an array or a chainer.Variable, got {type(value).__name__}"
@@ -213,7 +213,7 @@ def _snapshot_persistents(model: Any) -> list[tuple[Any, Any]]:
     for _, link in model.namedlinks():
         for name in link._persistent:
             value = getattr(link, name, None)
-            if isinstance(value, numpy.ndarray) or cuda.is_array(value):
+            if _arrays.is_array(value):
                 saved.append((value, value.copy()))
             elif value is not None:
                 saved.append(((link, name), value))

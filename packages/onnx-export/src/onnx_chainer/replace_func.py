@@ -12,16 +12,14 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy
-
 import chainer
-from chainer.backends import cuda
+from onnx_chainer import _arrays
 
 __all__ = ["WrappedFunctionNode", "as_funcnode", "fake_as_funcnode"]
 
 
 def _is_input(value: Any) -> bool:
-    return isinstance(value, chainer.Variable) or isinstance(value, numpy.ndarray) or cuda.is_array(value)
+    return isinstance(value, chainer.Variable) or _arrays.is_array(value)
 
 
 class WrappedFunctionNode(chainer.FunctionNode):

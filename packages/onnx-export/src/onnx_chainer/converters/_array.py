@@ -28,7 +28,9 @@ def _in_shape(func: Any, i: int = 0) -> tuple[int, ...]:
     return tuple(func.inputs[i].shape)
 
 
-def _reshape_to(func: Any, input_names: list[str], output_names: list[str], context: Any) -> Any:
+def convert_Reshape(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
     shape = C.int64s(context, _out_shape(func), "shape")
     return onnx_helper.make_node("Reshape", [input_names[0], shape], output_names)
 
@@ -354,7 +356,7 @@ def convert_GetItem(
 
 
 CONVERTERS = {
-    "Reshape": _reshape_to,
+    "Reshape": convert_Reshape,
     "Transpose": convert_Transpose,
     "Swapaxes": convert_axis_move,
     "Moveaxis": convert_axis_move,
