@@ -7,8 +7,10 @@ from typing import Any
 
 import chainer
 from chainer.backends import cuda
-from onnx_chainer import export as export_module
 from onnx_chainer import onnx_helper
+
+# From the module: in the package, onnx_chainer.export is the function.
+from onnx_chainer.export import export as _export
 
 __all__ = ["export_testcase"]
 
@@ -45,7 +47,7 @@ def export_testcase(model: Any, args: Any, out_dir: Any, output_grad: bool = Fal
         # The gradients are of the forward pass export() runs: reset them first.
         if isinstance(model, chainer.Link):
             model.cleargrads()
-    onnx_model, inputs, outputs = export_module.export(
+    onnx_model, inputs, outputs = _export(
         model, args, filename=os.path.join(out_dir, "model.onnx"), return_named_inout=True, **kwargs
     )
     data_dir = os.path.join(out_dir, "test_data_set_0")
