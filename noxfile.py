@@ -1,7 +1,7 @@
 """Developer and CI sessions.
 
 nox -s tests          every package installed (editable), the whole test suite
-nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training)
+nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training, -onnx-export)
 nox -s lint           ruff (lint + format check) and mypy
 nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
 nox -s build          one wheel per package into dist/
@@ -24,6 +24,7 @@ PACKAGES = {
     "links": "links_tests",
     "datasets": "datasets_tests",
     "training": "training_tests",
+    "onnx-export": "onnx_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -35,6 +36,8 @@ TEST_REQUIREMENTS = [
     "hatchling>=1.21",
     "editables",
 ]
+# The onnx_chainer tests run the exported models (onnxruntime 1.31 reads IR <= 13, opset <= 26).
+ONNX_TEST_REQUIREMENTS = ["onnx>=1.16", "onnxruntime>=1.18"]
 
 
 def _existing_packages() -> list[str]:
@@ -47,6 +50,8 @@ TEST_PLUGINS = sorted(str(p) for p in (ROOT / "tests" / "plugins").glob("*") if 
 
 def _install_editable(session: nox.Session, names: list[str]) -> None:
     session.install(*TEST_REQUIREMENTS)
+    if "onnx-export" in names:
+        session.install(*ONNX_TEST_REQUIREMENTS)
     args = []
     for name in names:
         args += ["-e", str(ROOT / "packages" / name)]
@@ -70,6 +75,8 @@ def _package_session(name: str) -> None:
             "links": ["core", "links"],
             "datasets": ["core", "datasets"],
             "training": ["core", "datasets", "training"],
+            # The exported test models are built from chainer.links.
+            "onnx-export": ["core", "links", "onnx-export"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)
