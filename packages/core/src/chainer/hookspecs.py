@@ -79,9 +79,12 @@ def chainer_register_communicators(register: Callable[..., None]) -> None:
 def chainer_register_onnx_converters(register: Callable[..., None]) -> None:
     """Register ONNX converters.
 
-    Call ``register(function_name, converter)`` where ``function_name`` is the label of
-    the :class:`chainer.FunctionNode` to export (e.g. ``'ReLU'``) and ``converter`` is a
-    callable with the ``onnx_chainer`` converter signature.
+    Call ``register(function_name, converter)`` where ``function_name`` is the class
+    name of the :class:`chainer.FunctionNode` to export (e.g. ``'ReLU'``,
+    ``'LinearFunction'``; for a function wrapped by
+    ``onnx_chainer.replace_func.as_funcnode``, the name given there) and ``converter``
+    is a callable ``converter(func, opset_version, input_names, output_names, context)``
+    returning ONNX node(s) (see ``onnx_chainer.converters``).
     """
 
 

@@ -1,0 +1,29 @@
+"""onnx_chainer: export Chainer models to ONNX.
+
+    >>> import onnx_chainer
+    >>> onnx_chainer.export(model, x, filename='model.onnx')
+
+``onnx_chainer.export`` and ``onnx_chainer.export_testcase`` are the functions (their
+modules stay importable under the same names). Converters for function nodes are
+registered through the ``chainer_register_onnx_converters`` plugin hook (see
+:mod:`onnx_chainer.converters`).
+"""
+
+from onnx_chainer import context, converters, onnx_helper, replace_func, testing
+from onnx_chainer._version import __version__
+from onnx_chainer.export import MAXIMUM_OPSET_VERSION, MINIMUM_OPSET_VERSION, convert_parameter, export
+from onnx_chainer.export_testcase import export_testcase
+
+__all__ = [
+    "MAXIMUM_OPSET_VERSION",
+    "MINIMUM_OPSET_VERSION",
+    "__version__",
+    "context",
+    "convert_parameter",
+    "converters",
+    "export",
+    "export_testcase",
+    "onnx_helper",
+    "replace_func",
+    "testing",
+]
