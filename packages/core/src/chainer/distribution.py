@@ -253,6 +253,7 @@ def kl_divergence(dist1: Distribution, dist2: Distribution) -> variable.Variable
         A :class:`~chainer.Variable` of shape ``batch_shape``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> p = D.Normal(np.array(0., 'f'), np.array(1., 'f'))
         >>> q = D.Normal(np.array(1., 'f'), np.array(1., 'f'))
         >>> float(chainer.kl_divergence(p, q).array)

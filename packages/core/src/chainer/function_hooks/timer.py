@@ -24,9 +24,13 @@ class TimerHook(function_hook.FunctionHook):
     """Measures the wall time of each function application (forward and backward).
 
     Example:
+        >>> model = L.Linear(3, 2)
+        >>> x = np.ones((1, 3), np.float32)
         >>> with chainer.function_hooks.TimerHook() as hook:
         ...     y = model(x)
-        >>> hook.print_report()
+        >>> hook.print_report()  # doctest: +ELLIPSIS
+        FunctionName  ElapsedTime  Occurrence
+        LinearFunction  ...  1
 
     Attributes:
         call_history: ``(function label, seconds)`` for every call, in order.
