@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any, TextIO
 
@@ -76,8 +75,9 @@ class TimerHook(function_hook.FunctionHook):
             entry["occurrence"] += 1
         return result
 
-    def print_report(self, unit: str = "auto", file: TextIO = sys.stdout) -> None:
-        """Print the summary as a table (``unit``: 'auto', 'sec', 'ms', 'us' or 'ns')."""
+    def print_report(self, unit: str = "auto", file: TextIO | None = None) -> None:
+        """Print the summary as a table (``unit``: 'auto', 'sec', 'ms', 'us' or 'ns') to ``file``
+        (the current ``sys.stdout`` by default)."""
         summary = self.summary()
         name, scale = _report.choose_unit((e["elapsed_time"] for e in summary.values()), _report._TIME_UNITS, unit)
         rows = [(label, f"{e['elapsed_time'] / scale:.2f}{name}", str(e["occurrence"])) for label, e in summary.items()]
