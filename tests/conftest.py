@@ -1,7 +1,13 @@
 """Test-wide settings: no third-party plugin autoload, deterministic random numbers."""
 
+import doctest
+import importlib
 import os
+import pkgutil
 import random
+import re
+import sys
+import types
 import zlib
 
 import numpy
@@ -40,3 +46,83 @@ def _restore_configuration():
         local.clear()
         local.update(local_before)
         chainer.configuration._bump_version()
+
+
+# The names every docstring example may use without importing them: ``np`` (NumPy),
+# ``chainer``, ``F`` (chainer.functions) and ``L`` (chainer.links, when chainer-links is
+# installed). Examples import anything else themselves, so each can be pasted alone.
+_EXAMPLE_OPTIONS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+_USES_LINKS = re.compile(r"(?<![\w.])L\.")
+
+
+def _example_globals(scratch_name):
+    import chainer.functions as F
+
+    globs = {"__name__": scratch_name, "np": numpy, "chainer": chainer, "F": F}
+    try:
+        import chainer.links as L
+    except ImportError:  # chainer-core tested alone (nox -s tests-core)
+        pass
+    else:
+        globs["L"] = L
+    return globs
+
+
+@pytest.fixture
+def run_docstring_examples(tmp_path_factory, monkeypatch):
+    """``run(module_name)`` runs the ``>>>`` examples of every docstring of a module and
+    fails with doctest's report if one does not print what it shows.
+
+    Each docstring runs in a new empty directory as the working directory (examples write
+    files: snapshots, plots, ``my.model``), with NumPy's global generator seeded with 0
+    (restored afterwards), and in a scratch module namespace, so classes an example
+    defines (e.g. with ``testing.parameterize``) do not land in the library module. Output
+    is compared with NORMALIZE_WHITESPACE and ELLIPSIS. Returns the number of examples run.
+    """
+
+    def run(module_name):
+        module = importlib.import_module(module_name)
+        scratch = types.ModuleType(f"_docstring_examples_of_{module_name.replace('.', '_')}")
+        globs = _example_globals(scratch.__name__)
+        tests = [t for t in doctest.DocTestFinder().find(module, module_name, globs=globs) if t.examples]
+        if "L" not in globs and any(_USES_LINKS.search(e.source) for t in tests for e in t.examples):
+            pytest.skip(f"the examples of {module_name} use chainer.links (chainer-links is not installed)")
+        monkeypatch.setitem(sys.modules, scratch.__name__, scratch)
+        runner = doctest.DocTestRunner(optionflags=_EXAMPLE_OPTIONS)
+        report = []
+        state = numpy.random.get_state()
+        try:
+            for test in sorted(tests, key=lambda t: t.name):
+                monkeypatch.chdir(tmp_path_factory.mktemp("doctest"))
+                numpy.random.seed(0)
+                runner.run(test, out=report.append)
+        finally:
+            numpy.random.set_state(state)
+        assert runner.failures == 0, "".join(report)
+        return runner.tries
+
+    return run
+
+
+def walk_modules(package_name, exclude=()):
+    """Names of every module of ``package_name`` (itself included), recursively, except
+    ``__main__`` and the sub-packages named in ``exclude`` (which belong to other
+    distributions). Private modules are included: public names are implemented there."""
+    package = importlib.import_module(package_name)
+    names = [package_name]
+    for info in pkgutil.walk_packages(package.__path__, package_name + "."):
+        if info.name.rsplit(".", 1)[-1] == "__main__":
+            continue
+        if any(info.name == e or info.name.startswith(e + ".") for e in exclude):
+            continue
+        names.append(info.name)
+    return sorted(names)
+
+
+def pytest_generate_tests(metafunc):
+    """A test taking ``docstring_module`` runs once per module of the packages its test
+    module lists in ``DOCSTRING_PACKAGES`` (minus ``DOCSTRING_EXCLUDE``)."""
+    if "docstring_module" in metafunc.fixturenames:
+        exclude = getattr(metafunc.module, "DOCSTRING_EXCLUDE", ())
+        names = [name for package in metafunc.module.DOCSTRING_PACKAGES for name in walk_modules(package, exclude)]
+        metafunc.parametrize("docstring_module", names)

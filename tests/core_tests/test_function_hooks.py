@@ -40,3 +40,15 @@ def test_gpu_hooks_explain_missing_cuda():
     for cls in (function_hooks.CupyMemoryProfileHook, function_hooks.CUDAProfileHook):
         with pytest.raises(RuntimeError, match="CUDA environment is not available"):
             cls()
+
+
+def test_timer_hook_report_goes_to_current_stdout(capsys):
+    # The default destination is the sys.stdout of the call, not the one at import time,
+    # so pytest's capture (and contextlib.redirect_stdout, doctest) sees the table.
+    hook = function_hooks.TimerHook()
+    with hook:
+        F.exp(chainer.Variable(np.ones(3, np.float32)))
+    hook.print_report()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["FunctionName", "ElapsedTime", "Occurrence"]
+    assert lines[1].split()[0] == "exp" and lines[1].split()[2] == "1"

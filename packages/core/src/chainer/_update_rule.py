@@ -30,6 +30,7 @@ class Hyperparameter:
         parent: The set to fall back on for missing attributes, or ``None``.
 
     Example:
+        >>> from chainer.optimizer import Hyperparameter
         >>> base = Hyperparameter()
         >>> base.lr = 0.1
         >>> child = Hyperparameter(base)

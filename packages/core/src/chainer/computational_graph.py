@@ -133,9 +133,11 @@ def build_computational_graph(
         The :class:`ComputationalGraph`.
 
     Example:
+        >>> x = chainer.Variable(np.ones((2, 3), np.float32))
+        >>> loss = F.sum(F.relu(x) * 2)
         >>> g = chainer.computational_graph.build_computational_graph([loss])
         >>> with open('graph.dot', 'w') as f:
-        ...     f.write(g.dump())
+        ...     _ = f.write(g.dump())
     """
     if isinstance(outputs, (variable.Variable, variable.VariableNode)):
         outputs = [outputs]

@@ -99,7 +99,10 @@ def using_config(name: str, value: Any, config: LocalConfig = config) -> Iterato
 
     Example:
         >>> with chainer.using_config('train', False):
-        ...     y = model(x)
+        ...     chainer.config.train
+        False
+        >>> chainer.config.train
+        True
     """
     local = config._local.__dict__
     old = local.get(name, _MISSING)

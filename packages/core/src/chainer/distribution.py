@@ -209,8 +209,15 @@ def register_kl(Dist1: type, Dist2: type) -> Callable[[Callable[..., Any]], Call
         Dist2: A subclass of :class:`~chainer.Distribution`.
 
     Example:
-        >>> @chainer.register_kl(MyDist, MyDist)  # doctest: +SKIP
-        ... def _kl_my(p, q): ...
+        >>> import chainer.distributions as D
+        >>> class Coin(D.Bernoulli):
+        ...     pass
+        >>> @chainer.register_kl(Coin, Coin)
+        ... def _kl_coin(p, q):
+        ...     return p.p * F.log(p.p / q.p) + (1 - p.p) * F.log((1 - p.p) / (1 - q.p))
+        >>> kl = chainer.kl_divergence(Coin(p=np.array(0.5, 'f')), Coin(p=np.array(0.25, 'f')))
+        >>> round(float(kl.array), 4)
+        0.1438
     """
     for name, cls in (("Dist1", Dist1), ("Dist2", Dist2)):
         if not (isinstance(cls, type) and issubclass(cls, Distribution)):
@@ -253,6 +260,7 @@ def kl_divergence(dist1: Distribution, dist2: Distribution) -> variable.Variable
         A :class:`~chainer.Variable` of shape ``batch_shape``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> p = D.Normal(np.array(0., 'f'), np.array(1., 'f'))
         >>> q = D.Normal(np.array(1., 'f'), np.array(1., 'f'))
         >>> float(chainer.kl_divergence(p, q).array)

@@ -22,8 +22,11 @@ def no_backprop_mode() -> contextlib.AbstractContextManager[None]:
     """Context in which functions record no graph (saves memory at inference).
 
     Example:
+        >>> x = chainer.Variable(np.ones(3, np.float32))
         >>> with chainer.no_backprop_mode():
-        ...     y = model(x)
+        ...     y = F.relu(x)
+        >>> y.creator is None
+        True
     """
     return configuration.using_config("enable_backprop", False)
 

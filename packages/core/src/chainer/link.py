@@ -110,8 +110,13 @@ class Link(device_resident.DeviceResident):
         :class:`Chain`, links) are registered to this link.
 
         Example:
-            >>> with self.init_scope():
-            ...     self.W = chainer.Parameter(0, (3, 4))
+            >>> class Affine(chainer.Link):
+            ...     def __init__(self):
+            ...         super().__init__()
+            ...         with self.init_scope():
+            ...             self.W = chainer.Parameter(0, (3, 4))
+            >>> [name for name, _ in Affine().namedparams()]
+            ['/W']
         """
         old = self._within_init_scope
         object.__setattr__(self, "_within_init_scope", True)

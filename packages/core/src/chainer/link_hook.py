@@ -70,8 +70,10 @@ class LinkHook:
         ...     name = 'PrintShapes'
         ...     def forward_postprocess(self, args):
         ...         print(type(args.link).__name__, args.out.shape)
+        >>> model = L.Linear(3, 2)
         >>> with PrintShapes():
-        ...     y = model(x)
+        ...     y = model(np.ones((1, 3), np.float32))
+        Linear (1, 2)
     """
 
     name = "LinkHook"

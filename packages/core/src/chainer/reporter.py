@@ -99,7 +99,14 @@ class Reporter:
         """Register ``(name, observer)`` pairs under ``prefix + name``.
 
         Example:
+            >>> model = chainer.Sequential(L.Linear(3, 2))
+            >>> reporter = chainer.Reporter()
             >>> reporter.add_observers('main', model.namedlinks(skipself=True))
+            >>> observation = {}
+            >>> with reporter.scope(observation):
+            ...     chainer.report({'loss': 1.0}, model[0])
+            >>> observation
+            {'main/0/loss': 1.0}
         """
         for name, observer in observers:
             self.add_observer(prefix + name, observer)

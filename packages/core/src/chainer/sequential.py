@@ -57,7 +57,9 @@ class Sequential(_chain_list.ChainList):
         >>> layer = chainer.Sequential(L.Linear(44), F.relu)
         >>> model = layer.repeat(2)
         >>> model.append(L.Linear(1))
-        >>> y = model(x)
+        >>> y = model(np.ones((5, 3), np.float32))
+        >>> y.shape
+        (5, 1)
     """
 
     def __init__(self, *layers: Any) -> None:

@@ -33,6 +33,7 @@ class Bernoulli(distribution.Distribution):
         binary_check: Give :math:`-\\infty` log-probability to non-binary points.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Bernoulli(logit=np.array([0.], 'f'))
         >>> d.prob(np.array([1], 'i')).array
         array([0.5], dtype=float32)

@@ -25,6 +25,7 @@ class Beta(_util.ScalarEventDistribution):
         b: Second shape parameter :math:`b > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Beta(np.array(2., 'f'), np.array(2., 'f'))
         >>> float(d.mean.array)
         0.5

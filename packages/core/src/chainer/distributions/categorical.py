@@ -73,6 +73,7 @@ class Categorical(distribution.Distribution):
         logit: Unnormalised log-probabilities, instead of ``p``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Categorical(np.array([0.25, 0.75], 'f'))
         >>> d.prob(np.array(1)).array
         array(0.75, dtype=float32)

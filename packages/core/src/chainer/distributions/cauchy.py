@@ -27,6 +27,7 @@ class Cauchy(_util.LocScaleDistribution):
         scale: Scale :math:`\\gamma > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Cauchy(np.array(0., 'f'), np.array(1., 'f'))
         >>> float(d.cdf(np.array(0., 'f')).array)
         0.5

@@ -24,6 +24,7 @@ class Chisquare(_util.ScalarEventDistribution):
         k: Degrees of freedom :math:`k > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Chisquare(np.array(3., 'f')).variance.array)
         6.0
     """

@@ -26,6 +26,7 @@ class Dirichlet(distribution.Distribution):
         alpha: Concentration parameters :math:`\\alpha_i > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Dirichlet(np.array([1., 3.], 'f'))
         >>> d.mean.array
         array([0.25, 0.75], dtype=float32)

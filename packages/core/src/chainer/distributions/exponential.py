@@ -24,6 +24,7 @@ class Exponential(_util.ScalarEventDistribution):
         lam: Rate :math:`\\lambda > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Exponential(np.array(2., 'f')).mean.array)
         0.5
     """

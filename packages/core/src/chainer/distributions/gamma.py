@@ -25,6 +25,7 @@ class Gamma(_util.ScalarEventDistribution):
         theta: Scale :math:`\\theta > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Gamma(np.array(2., 'f'), np.array(3., 'f')).mean.array)
         6.0
     """

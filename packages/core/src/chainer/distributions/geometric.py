@@ -27,6 +27,7 @@ class Geometric(_util.ScalarEventDistribution):
         p: Success probability of each trial, in :math:`(0, 1]`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Geometric(np.array(0.5, 'f')).mean.array)
         2.0
     """

@@ -27,6 +27,7 @@ class Gumbel(_util.LocScaleDistribution):
         scale: Scale :math:`\\beta > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Gumbel(np.array(0., 'f'), np.array(1., 'f')).mode.array)
         0.0
     """

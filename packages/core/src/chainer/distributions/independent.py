@@ -38,6 +38,7 @@ class Independent(distribution.Distribution):
             ``None`` means all of them.
 
     Example:
+        >>> import chainer.distributions as D
         >>> base = D.Normal(np.zeros((2, 3), 'f'), np.ones((2, 3), 'f'))
         >>> d = D.Independent(base, 1)
         >>> d.batch_shape, d.event_shape

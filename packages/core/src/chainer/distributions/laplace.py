@@ -26,6 +26,7 @@ class Laplace(_util.LocScaleDistribution):
         scale: Scale :math:`b > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Laplace(np.array(0., 'f'), np.array(1., 'f')).variance.array)
         2.0
     """

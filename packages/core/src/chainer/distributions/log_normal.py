@@ -27,6 +27,7 @@ class LogNormal(_util.ScalarEventDistribution):
         sigma: Standard deviation :math:`\\sigma > 0` of the logarithm.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.LogNormal(np.array(0., 'f'), np.array(1., 'f')).median.array)
         1.0
     """

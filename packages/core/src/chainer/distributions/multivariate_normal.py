@@ -53,6 +53,7 @@ class MultivariateNormal(distribution.Distribution):
         scale_tril: Cholesky factor :math:`L`, of shape ``batch_shape + (d, d)``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.MultivariateNormal(np.zeros(2, 'f'), scale_tril=2 * np.eye(2, dtype='f'))
         >>> d.covariance.array
         array([[4., 0.],

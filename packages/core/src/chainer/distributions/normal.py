@@ -31,6 +31,7 @@ class Normal(_util.LocScaleDistribution):
         log_scale: :math:`\\log \\sigma`, instead of ``scale``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Normal(np.zeros(2, 'f'), np.ones(2, 'f'))
         >>> d.log_prob(np.zeros(2, 'f')).array
         array([-0.9189385, -0.9189385], dtype=float32)

@@ -23,6 +23,7 @@ class OneHotCategorical(distribution.Distribution):
         p: Class probabilities (the last axis sums to one).
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.OneHotCategorical(np.array([0.25, 0.75], 'f'))
         >>> d.prob(np.array([0., 1.], 'f')).array
         array(0.75, dtype=float32)

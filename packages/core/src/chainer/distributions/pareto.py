@@ -26,6 +26,7 @@ class Pareto(_util.ScalarEventDistribution):
         alpha: Shape :math:`\\alpha > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Pareto(np.array(1., 'f'), np.array(2., 'f')).mean.array)
         2.0
     """

@@ -27,6 +27,7 @@ class Poisson(_util.ScalarEventDistribution):
         lam: Rate :math:`\\lambda > 0`.
 
     Example:
+        >>> import chainer.distributions as D
         >>> float(D.Poisson(np.array(3., 'f')).variance.array)
         3.0
     """

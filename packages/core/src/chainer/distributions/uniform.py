@@ -30,6 +30,7 @@ class Uniform(_util.ScalarEventDistribution):
         scale: Width :math:`h - l > 0`, with ``loc``.
 
     Example:
+        >>> import chainer.distributions as D
         >>> d = D.Uniform(low=np.array(0., 'f'), high=np.array(4., 'f'))
         >>> float(d.mean.array), float(d.variance.array)
         (2.0, 1.3333333730697632)

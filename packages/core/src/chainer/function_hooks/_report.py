@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -25,7 +26,10 @@ def choose_unit(values: Iterable[float], units: tuple[tuple[str, float], ...], r
     return units[-1]
 
 
-def print_table(rows: list[tuple[str, str, str]], header: tuple[str, str, str], file: TextIO) -> None:
+def print_table(rows: list[tuple[str, str, str]], header: tuple[str, str, str], file: TextIO | None) -> None:
+    # ``sys.stdout`` is looked up at call time so that redirections (contextlib.redirect_stdout,
+    # doctest, pytest's capsys) see the table.
+    file = sys.stdout if file is None else file
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
     for row in [header, *rows]:
         file.write(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}\n")

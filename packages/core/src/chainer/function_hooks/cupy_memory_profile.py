@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
 from chainer import function_hook
@@ -63,7 +62,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
             entry["occurrence"] += 1
         return result
 
-    def print_report(self, unit: str = "auto", file: TextIO = sys.stdout) -> None:
+    def print_report(self, unit: str = "auto", file: TextIO | None = None) -> None:
         summary = self.summary()
         name, scale = _report.choose_unit((e["used_bytes"] for e in summary.values()), _report._BYTE_UNITS, unit)
         rows = [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any, TextIO
 
@@ -24,9 +23,13 @@ class TimerHook(function_hook.FunctionHook):
     """Measures the wall time of each function application (forward and backward).
 
     Example:
+        >>> model = L.Linear(3, 2)
+        >>> x = np.ones((1, 3), np.float32)
         >>> with chainer.function_hooks.TimerHook() as hook:
         ...     y = model(x)
-        >>> hook.print_report()
+        >>> hook.print_report()  # doctest: +ELLIPSIS
+        FunctionName  ElapsedTime  Occurrence
+        LinearFunction  ...  1
 
     Attributes:
         call_history: ``(function label, seconds)`` for every call, in order.
@@ -72,8 +75,9 @@ class TimerHook(function_hook.FunctionHook):
             entry["occurrence"] += 1
         return result
 
-    def print_report(self, unit: str = "auto", file: TextIO = sys.stdout) -> None:
-        """Print the summary as a table (``unit``: 'auto', 'sec', 'ms', 'us' or 'ns')."""
+    def print_report(self, unit: str = "auto", file: TextIO | None = None) -> None:
+        """Print the summary as a table (``unit``: 'auto', 'sec', 'ms', 'us' or 'ns') to ``file``
+        (the current ``sys.stdout`` by default)."""
         summary = self.summary()
         name, scale = _report.choose_unit((e["elapsed_time"] for e in summary.values()), _report._TIME_UNITS, unit)
         rows = [(label, f"{e['elapsed_time'] / scale:.2f}{name}", str(e["occurrence"])) for label, e in summary.items()]

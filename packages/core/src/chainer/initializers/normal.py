@@ -24,8 +24,10 @@ class Normal(initializer.Initializer):
             ``numpy.random.RandomState`` or ``numpy.random.Generator``). Keyword only.
 
     Example:
-        >>> a = numpy.empty((3, 4), numpy.float32)
-        >>> chainer.initializers.Normal(0.1)(a)
+        >>> a = np.empty((3, 4), np.float32)
+        >>> chainer.initializers.Normal(0.1)(a)  # fills ``a`` in place
+        >>> a.dtype, a.shape
+        (dtype('float32'), (3, 4))
     """
 
     def __init__(self, scale: float = 0.05, dtype: Any = None, **kwargs: Any) -> None:

@@ -23,8 +23,10 @@ class Uniform(initializer.Initializer):
         rng: A random generator with a ``uniform(low, high, size)`` method (keyword only).
 
     Example:
-        >>> a = numpy.empty((3, 4), numpy.float32)
-        >>> chainer.initializers.Uniform(0.1)(a)
+        >>> a = np.empty((3, 4), np.float32)
+        >>> chainer.initializers.Uniform(0.1)(a)  # fills ``a`` in place
+        >>> bool(np.all(np.abs(a) <= 0.1))
+        True
     """
 
     def __init__(self, scale: float = 0.05, dtype: Any = None, **kwargs: Any) -> None:

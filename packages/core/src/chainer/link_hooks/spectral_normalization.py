@@ -44,9 +44,10 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         name: Name of the hook (default ``'SpectralNormalization'``).
 
     Example:
-        >>> layer = L.Linear(3, 4)
-        >>> layer.add_hook(chainer.link_hooks.SpectralNormalization())
-        >>> y = layer(x)
+        >>> layer = L.Linear(3, 4).add_hook(chainer.link_hooks.SpectralNormalization())
+        >>> y = layer(np.ones((2, 3), np.float32))
+        >>> y.shape
+        (2, 4)
     """
 
     name = "SpectralNormalization"

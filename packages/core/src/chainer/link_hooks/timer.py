@@ -28,9 +28,13 @@ class TimerHook(link_hook.LinkHook):
         call_history: ``(link class name, seconds)`` for each call, in completion order.
 
     Example:
+        >>> model = L.Linear(3, 2)
+        >>> x = np.ones((1, 3), np.float32)
         >>> with chainer.link_hooks.TimerHook() as hook:
         ...     y = model(x)
-        >>> hook.print_report()
+        >>> hook.print_report()  # doctest: +ELLIPSIS
+        LinkName  ElapsedTime  Occurrence
+        Linear  ...  1
     """
 
     name = "TimerHook"

@@ -26,8 +26,9 @@ class WeightStandardization(_weight_rewrite.WeightRewritingHook):
         name: Name of the hook (default ``'WeightStandardization'``).
 
     Example:
-        >>> conv = L.Convolution2D(3, 8, 3)
-        >>> conv.add_hook(chainer.link_hooks.WeightStandardization())
+        >>> conv = L.Convolution2D(3, 8, 3).add_hook(chainer.link_hooks.WeightStandardization())
+        >>> conv(np.ones((1, 3, 5, 5), np.float32)).shape
+        (1, 8, 3, 3)
     """
 
     name = "WeightStandardization"

@@ -195,6 +195,7 @@ class Adam(_BiasCorrectedRate, _common.OptimizerBase):
         gamma: Convergence speed of the AdaBound bounds.
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> optimizer = chainer.optimizers.Adam(alpha=1e-3).setup(model)
     """
 

@@ -34,6 +34,7 @@ class SGD(_common.OptimizerBase):
         lr: Learning rate.
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
     """
 

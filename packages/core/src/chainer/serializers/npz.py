@@ -41,6 +41,10 @@ class DictionarySerializer(serializer.Serializer):
         path: Prefix of the keys (``'model/'`` makes ``'model/l1/W'``).
 
     Example:
+        >>> model = chainer.Chain()
+        >>> with model.init_scope():
+        ...     model.l1 = L.Linear(3, 4)
+        ...     model.l2 = L.Linear(4, 2)
         >>> s = chainer.serializers.DictionarySerializer()
         >>> s.save(model)
         >>> sorted(s.target)
@@ -102,6 +106,7 @@ def save_npz(file: Any, obj: Any, compression: bool = True) -> None:
         compression: Compress the archive (``numpy.savez_compressed``-style).
 
     Example:
+        >>> model = L.Linear(3, 2)
         >>> chainer.serializers.save_npz('my.model', model)
     """
     s = DictionarySerializer()
@@ -258,7 +263,12 @@ def load_npz(file: Any, obj: Any, path: str = "", strict: bool = True, ignore_na
             callable ``ignore_names(key) -> bool``.
 
     Example:
-        >>> chainer.serializers.load_npz('my.model', model)
+        >>> model = L.Linear(3, 2)
+        >>> chainer.serializers.save_npz('my.model', model)
+        >>> copy = L.Linear(3, 2)
+        >>> chainer.serializers.load_npz('my.model', copy)
+        >>> bool((copy.W.array == model.W.array).all())
+        True
     """
     where = "load_npz"
     entries = _read_npz_entries(file, where)

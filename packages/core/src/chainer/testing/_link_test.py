@@ -114,13 +114,21 @@ class LinkTestCase(_LinkTestBase):
             strided copies.
 
     Example:
+        >>> from chainer import testing
+        >>> class MyScale(chainer.Link):
+        ...     def __init__(self, W):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.W = chainer.Parameter(W)
+        ...     def forward(self, x):
+        ...         return x * self.W
         >>> @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
         ... class TestScale(testing.LinkTestCase):
         ...     param_names = ('W',)
         ...     def generate_params(self):
         ...         return (np.random.uniform(-1, 1, 3).astype('f'),)
         ...     def create_link(self, initializers):
-        ...         return MyScale(initializers[0])  # doctest: +SKIP
+        ...         return MyScale(initializers[0])
         ...     def generate_inputs(self):
         ...         return (np.random.uniform(-1, 1, (2, 3)).astype('f'),)
         ...     def forward_expected(self, link, inputs):

@@ -120,6 +120,8 @@ def inject_backend_tests(
     with the reason when no GPU is usable.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
         ... class TestFoo(unittest.TestCase):
         ...     def test_forward(self, backend_config):

@@ -34,6 +34,8 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
     but no longer collected as a test (``__test__ = False``).
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.parameterize(*testing.product({'dtype': [np.float32, np.float64]}))
         ... class TestFoo(unittest.TestCase):
         ...     def test_dtype(self):

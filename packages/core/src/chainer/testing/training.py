@@ -64,6 +64,7 @@ def get_trainer_with_mock_updater(
         extensions: Extensions to add.
 
     Example:
+        >>> from chainer import testing
         >>> trainer = testing.get_trainer_with_mock_updater((5, 'iteration'))
         >>> trainer.run()
         >>> trainer.updater.iteration

@@ -77,6 +77,8 @@ def unary_math_function_unittest(
             :func:`~chainer.gradient_check.check_double_backward`.
 
     Example:
+        >>> import unittest
+        >>> from chainer import testing
         >>> @testing.unary_math_function_unittest(F.sin)
         ... class TestSin(unittest.TestCase):
         ...     pass

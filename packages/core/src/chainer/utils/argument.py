@@ -15,6 +15,7 @@ def check_unexpected_kwargs(kwargs: dict[str, Any], **unexpected: str) -> None:
             message says what to do instead.
 
     Example:
+        >>> from chainer.utils import argument
         >>> argument.check_unexpected_kwargs({'train': True}, train='use chainer.using_config')
         Traceback (most recent call last):
         ...
@@ -42,6 +43,7 @@ def parse_kwargs(kwargs: dict[str, Any], *name_and_values: tuple[str, Any], **un
             passed (the message names the calling function, as Python does).
 
     Example:
+        >>> from chainer.utils import argument
         >>> def f(x, **kwargs):
         ...     ratio, = argument.parse_kwargs(kwargs, ('ratio', 0.5))
         ...     return ratio

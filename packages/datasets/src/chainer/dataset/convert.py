@@ -79,8 +79,11 @@ def converter() -> Callable[[Callable[..., Any]], Converter]:
     Example:
         >>> @chainer.dataset.converter()
         ... def stack_inputs(batch, device=None):
-        ...     x = numpy.stack([x for x, _ in batch])
+        ...     x = np.stack([x for x, _ in batch])
         ...     return chainer.dataset.to_device(device, x)
+        >>> stack_inputs([(np.zeros(2, 'f'), 0), (np.ones(2, 'f'), 1)])
+        array([[0., 0.],
+               [1., 1.]], dtype=float32)
     """
 
     def wrap(func: Callable[..., Any]) -> Converter:
@@ -194,7 +197,8 @@ def _concat_examples(batch: list[Any], device: Any = None, padding: Any = None) 
         An array, a tuple of arrays or a dict of arrays, following the examples.
 
     Example:
-        >>> batch = [(numpy.array([1, 2]), 0), (numpy.array([3]), 1)]
+        >>> from chainer.dataset import concat_examples
+        >>> batch = [(np.array([1, 2]), 0), (np.array([3]), 1)]
         >>> x, t = concat_examples(batch, padding=-1)
         >>> x
         array([[ 1,  2],
@@ -267,8 +271,18 @@ class ConcatWithAsyncTransfer(Converter):
             side). ``None`` means the current stream at the time of the call.
 
     Example:
-        >>> updater = training.updaters.StandardUpdater(
-        ...     train_iter, optimizer, converter=ConcatWithAsyncTransfer(), device='@cupy:0')
+        >>> from chainer.dataset import ConcatWithAsyncTransfer
+        >>> converter = ConcatWithAsyncTransfer()
+        >>> x, t = converter([(np.ones(2, 'f'), 0), (np.zeros(2, 'f'), 1)])  # CPU: concat_examples
+        >>> x
+        array([[1., 1.],
+               [0., 0.]], dtype=float32)
+
+        On a GPU, give it to the updater (this line needs CuPy and a GPU, so the doc tests
+        skip it):
+
+        >>> updater = chainer.training.updaters.StandardUpdater(  # doctest: +SKIP
+        ...     train_iter, optimizer, converter=converter, device='@cupy:0')
     """
 
     def __init__(self, stream: Any = None, compute_stream: Any = None) -> None:

@@ -149,8 +149,13 @@ def set_dataset_mirror(name: str | None, base_url: str | None) -> str | None:
     not contacted.
 
     Example:
-        >>> chainer.dataset.set_dataset_mirror(None, 'https://datasets.example.org/chainer')
-        >>> train, test = chainer.datasets.get_mnist()  # from .../chainer/mnist/...
+        >>> old = chainer.dataset.set_dataset_mirror(None, 'https://datasets.example.org/chainer')
+        >>> train, test = chainer.datasets.get_mnist()  # doctest: +SKIP
+        >>> chainer.dataset.set_dataset_mirror(None, old)  # restore the previous setting
+        'https://datasets.example.org/chainer'
+
+        (``get_mnist`` would download from ``.../chainer/mnist/...``; the doc tests skip
+        that line.)
     """
     if name is not None:
         _sources.get(name)
@@ -207,8 +212,24 @@ def override_checksums(checksums: Mapping[str, str]) -> Iterator[None]:
             named by their path in it: ``'cifar/cifar-10-batches-py/data_batch_1'``.
 
     Example:
-        >>> with chainer.dataset.override_checksums({'ptb/ptb.train.txt': md5_of_my_file}):
+        A stand-in PTB served from the current folder, cached under a throwaway data set
+        root so the real cache is untouched:
+
+        >>> import hashlib, pathlib
+        >>> text = b'the cat sat'
+        >>> for part in ('train', 'valid', 'test'):
+        ...     _ = pathlib.Path(f'ptb.{part}.txt').write_bytes(text)
+        >>> md5 = hashlib.md5(text).hexdigest()
+        >>> old_root = chainer.dataset.get_dataset_root()
+        >>> chainer.dataset.set_dataset_root('dataset_root')
+        >>> old_mirror = chainer.dataset.set_dataset_mirror('ptb', pathlib.Path.cwd().as_uri())
+        >>> files = {f'ptb/ptb.{part}.txt': md5 for part in ('train', 'valid', 'test')}
+        >>> with chainer.dataset.override_checksums(files):
         ...     train, val, test = chainer.datasets.get_ptb_words()
+        >>> train
+        array([0, 1, 2, 3], dtype=int32)
+        >>> _ = chainer.dataset.set_dataset_mirror('ptb', old_mirror)
+        >>> chainer.dataset.set_dataset_root(old_root)
     """
     checked: dict[str, str] = {}
     for key, digest in checksums.items():

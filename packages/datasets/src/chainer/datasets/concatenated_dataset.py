@@ -19,6 +19,7 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
         datasets: The base datasets (at least one).
 
     Example:
+        >>> from chainer.datasets import ConcatenatedDataset
         >>> ds = ConcatenatedDataset([1, 2], [3, 4, 5])
         >>> len(ds), ds[3], ds[-1]
         (5, 4, 5)

@@ -17,7 +17,8 @@ class DictDataset:
         datasets: Keyword arguments; every value is a dataset of the same length.
 
     Example:
-        >>> ds = DictDataset(x=numpy.arange(3), t=[7, 8, 9])
+        >>> from chainer.datasets import DictDataset
+        >>> ds = DictDataset(x=np.arange(3), t=[7, 8, 9])
         >>> ds[1]
         {'x': np.int64(1), 't': 8}
     """

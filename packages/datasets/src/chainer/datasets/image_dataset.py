@@ -60,6 +60,12 @@ class ImageDataset(dataset_mixin.DatasetMixin):
         dtype: The dtype of the arrays (default ``chainer.config.dtype``).
 
     Example:
+        >>> import os
+        >>> from PIL import Image
+        >>> from chainer.datasets import ImageDataset
+        >>> os.makedirs('images', exist_ok=True)
+        >>> Image.new('RGB', (32, 32), 'orange').save('images/cat.png')
+        >>> Image.new('RGB', (32, 32), 'gray').save('images/dog.jpg')
         >>> ds = ImageDataset(['cat.png', 'dog.jpg'], root='images')
         >>> ds[0].shape
         (3, 32, 32)

@@ -37,9 +37,11 @@ def get_mnist(
         ``(train, test)``: 60,000 and 10,000 examples.
 
     Example:
-        >>> train, test = chainer.datasets.get_mnist()
-        >>> x, t = train[0]
-        >>> x.shape, x.dtype, int(t)
+        The first call downloads the data set (so the doc tests skip this example):
+
+        >>> train, test = chainer.datasets.get_mnist()  # doctest: +SKIP
+        >>> x, t = train[0]  # doctest: +SKIP
+        >>> x.shape, x.dtype, int(t)  # doctest: +SKIP
         ((784,), dtype('float32'), 5)
     """
     return _mnist_format.get(

@@ -26,9 +26,14 @@ class PickleDatasetWriter:
         protocol: The pickle protocol.
 
     Example:
+        >>> from chainer.datasets import open_pickle_dataset, open_pickle_dataset_writer
+        >>> examples = [(np.arange(3), 0), (np.arange(3) * 2, 1)]
         >>> with open_pickle_dataset_writer('data.pkl') as w:
         ...     for example in examples:
         ...         w.write(example)
+        >>> with open_pickle_dataset('data.pkl') as ds:
+        ...     len(ds), ds[1]
+        (2, (array([0, 2, 4]), 1))
     """
 
     def __init__(self, writer: IO[bytes], protocol: int = 5) -> None:

@@ -38,6 +38,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
             ``finish`` index into it.
 
     Example:
+        >>> from chainer.datasets import SubDataset
         >>> sub = SubDataset(list('abcdef'), 1, 4, order=[5, 4, 3, 2, 1, 0])
         >>> sub[:]
         ['e', 'd', 'c']
@@ -85,6 +86,7 @@ def split_dataset(dataset: Any, split_at: int, order: Order | None = None) -> tu
         Two :class:`SubDataset` objects.
 
     Example:
+        >>> from chainer.datasets import split_dataset
         >>> first, second = split_dataset(list(range(5)), 2)
         >>> first[:], second[:]
         ([0, 1], [2, 3, 4])

@@ -21,6 +21,7 @@ class TransformDataset(dataset_mixin.DatasetMixin):
         transform: A function of one example.
 
     Example:
+        >>> from chainer.datasets import TransformDataset
         >>> ds = TransformDataset([1, 2, 3], lambda x: x * 10)
         >>> ds[1:]
         [20, 30]

@@ -17,7 +17,8 @@ class TupleDataset:
         datasets: Datasets of the same length (arrays, lists or any dataset).
 
     Example:
-        >>> x, t = numpy.arange(6).reshape(3, 2), numpy.array([0, 1, 0])
+        >>> from chainer.datasets import TupleDataset
+        >>> x, t = np.arange(6).reshape(3, 2), np.array([0, 1, 0])
         >>> ds = TupleDataset(x, t)
         >>> ds[2]
         (array([4, 5]), np.int64(0))

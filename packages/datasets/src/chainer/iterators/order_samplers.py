@@ -41,8 +41,11 @@ class ShuffleOrderSampler(OrderSampler):
             random state at each call (so ``numpy.random.seed`` controls it).
 
     Example:
-        >>> sampler = ShuffleOrderSampler(numpy.random.RandomState(0))
-        >>> it = chainer.iterators.SerialIterator(dataset, 32, order_sampler=sampler)
+        >>> from chainer.iterators import SerialIterator, ShuffleOrderSampler
+        >>> sampler = ShuffleOrderSampler(np.random.RandomState(0))
+        >>> it = SerialIterator(list(range(5)), 5, order_sampler=sampler)
+        >>> sorted(it.next())
+        [0, 1, 2, 3, 4]
     """
 
     def __init__(self, random_state: Any = None) -> None:

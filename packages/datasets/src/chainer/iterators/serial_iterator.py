@@ -26,6 +26,7 @@ class SerialIterator(_state.StatefulIterator):
             :class:`~chainer.iterators.OrderSampler`).
 
     Example:
+        >>> from chainer.iterators import SerialIterator
         >>> it = SerialIterator(list(range(5)), 2, repeat=False, shuffle=False)
         >>> [batch for batch in it]
         [[0, 1], [2, 3], [4]]

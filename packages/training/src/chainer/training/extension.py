@@ -37,11 +37,21 @@ class Extension:
             ``extend()``; ``None`` before).
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> class LrDecay(training.Extension):
-        ...     trigger = 10, 'epoch'
+        ...     trigger = 1, 'epoch'
         ...     def __call__(self, trainer):
         ...         trainer.updater.get_optimizer('main').lr *= 0.1
         >>> trainer.extend(LrDecay())
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.001
     """
 
     trigger: Any = 1, "iteration"
@@ -97,10 +107,20 @@ def make_extension(
         on_error: Called as ``on_error(trainer, exc, tb)`` when the loop raises.
 
     Example:
-        >>> @training.make_extension(trigger=(10, 'epoch'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> @training.make_extension(trigger=(1, 'epoch'))
         ... def lr_drop(trainer):
         ...     trainer.updater.get_optimizer('main').lr *= 0.1
         >>> trainer.extend(lr_drop)
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.001
     """
     if "invoke_before_training" in kwargs:
         raise ValueError(

@@ -67,10 +67,18 @@ class Trainer:
         reporter: The :class:`chainer.Reporter` of the training loop.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
         >>> updater = training.StandardUpdater(train_iter, optimizer, device=-1)
         >>> trainer = training.Trainer(updater, (50, 'epoch'), out='result')
         >>> trainer.extend(extensions.LogReport())
         >>> trainer.run()
+        >>> trainer.updater.epoch, trainer.updater.iteration
+        (50, 100)
     """
 
     def __init__(self, updater: Any, stop_trigger: Any = None, out: str = "result", extensions: Any = None) -> None:
@@ -139,7 +147,18 @@ class Trainer:
             call_before_training: Also call it once before the first iteration.
 
         Example:
-            >>> trainer.extend(extensions.snapshot(), trigger=(20, 'epoch'))
+            >>> from chainer import training
+            >>> from chainer.training import extensions
+            >>> model = L.Classifier(L.Linear(3, 2))
+            >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+            >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+            >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+            >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+            >>> trainer.extend(extensions.snapshot(), trigger=(1, 'epoch'))
+            >>> trainer.run()
+            >>> import os
+            >>> sorted(os.listdir('result'))
+            ['snapshot_iter_2', 'snapshot_iter_4']
         """
         if "invoke_before_training" in kwargs:
             raise ValueError(

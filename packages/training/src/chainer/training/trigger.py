@@ -24,6 +24,7 @@ def get_trigger(trigger: Any) -> Any:
         A callable trigger.
 
     Example:
+        >>> from chainer import training
         >>> training.get_trigger((1, 'epoch'))
         IntervalTrigger(1, 'epoch')
     """

@@ -419,7 +419,9 @@ def add(*xs: Any) -> variable.Variable:
     """Elementwise sum of two or more variables (broadcasting), or a variable and a scalar.
 
     Example:
+        >>> x, y, z = (np.full(2, v, np.float32) for v in (1, 2, 3))
         >>> F.add(x, y, z)  # same as x + y + z, recorded as one node
+        variable([6., 6.])
     """
     if len(xs) < 2:
         raise TypeError(f"chainer.functions.add expects at least 2 arguments, got {len(xs)}")

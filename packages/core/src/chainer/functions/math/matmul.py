@@ -136,9 +136,14 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
         The ``B`` products, of shape ``(B, M, P)`` (always 3-dimensional).
 
     Example:
+        >>> import warnings
         >>> a = np.ones((2, 3, 4), 'f')
-        >>> F.batch_matmul(a, np.ones((2, 4), 'f')).shape
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter('always')
+        ...     F.batch_matmul(a, np.ones((2, 4), 'f')).shape
         (2, 3, 1)
+        >>> caught[0].category.__name__
+        'DeprecationWarning'
     """
     from chainer.functions.array import reshape
 

@@ -18,12 +18,13 @@ class DelegateDataset(tabular_dataset.TabularDataset):
             ``dataset``).
 
     Example:
+        >>> from chainer.dataset import tabular
         >>> class Squares(tabular.DelegateDataset):
         ...     def __init__(self, n):
-        ...         x = numpy.arange(n)
+        ...         x = np.arange(n)
         ...         super().__init__(tabular.from_data((('x', x), ('y', x * x))))
         >>> Squares(4)[3]
-        (3, 9)
+        (np.int64(3), np.int64(9))
     """
 
     def __init__(self, dataset: tabular_dataset.TabularDataset) -> None:

@@ -85,9 +85,9 @@ def from_data(data: Any, *, size: int | None = None) -> tabular_dataset.TabularD
 
     Example:
         >>> from chainer.dataset import tabular
-        >>> table = tabular.from_data((numpy.arange(3), ('sq', lambda i: i * i)))
+        >>> table = tabular.from_data((np.arange(3), ('sq', lambda i: i * i)))
         >>> table.keys, table[2]
-        (('_0', 'sq'), (2, 4))
+        (('_0', 'sq'), (np.int64(2), 4))
     """
     if isinstance(data, dict):
         mode: Any = dict

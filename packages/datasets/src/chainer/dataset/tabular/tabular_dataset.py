@@ -32,9 +32,9 @@ class TabularDataset(dataset_mixin.DatasetMixin):
 
     Example:
         >>> from chainer.dataset import tabular
-        >>> table = tabular.from_data({'x': numpy.arange(6) * 10, 'y': list('abcdef')})
+        >>> table = tabular.from_data({'x': np.arange(6) * 10, 'y': list('abcdef')})
         >>> table[1]
-        {'x': 10, 'y': 'b'}
+        {'x': np.int64(10), 'y': 'b'}
         >>> table.slice[::2, 'y'].fetch()
         ['a', 'c', 'e']
     """

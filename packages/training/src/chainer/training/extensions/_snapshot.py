@@ -217,7 +217,18 @@ def snapshot(
             It is loaded before the other extensions are initialized.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.snapshot(n_retains=3, autoload=True), trigger=(1, 'epoch'))
+        >>> trainer.run()
+        >>> import os
+        >>> sorted(os.listdir('result'))
+        ['snapshot_iter_2', 'snapshot_iter_4']
     """
     target, condition, writer, snapshot_on_error, n_retains, autoload = _parse_kwargs(
         "snapshot", kwargs, ("target", None)
@@ -249,7 +260,19 @@ def snapshot_object(target: Any, filename: Any, savefun: Callable[..., Any] | No
             :func:`snapshot`.
 
     Example:
-        >>> trainer.extend(extensions.snapshot_object(model.predictor, 'model_epoch-{.updater.epoch}'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> trainer.extend(extensions.snapshot_object(model.predictor, 'model_epoch-{.updater.epoch}'),
+        ...                trigger=(1, 'epoch'))
+        >>> trainer.run()
+        >>> import os
+        >>> sorted(os.listdir('result'))
+        ['model_epoch-1', 'model_epoch-2']
     """
     _, condition, writer, snapshot_on_error, n_retains, autoload = _parse_kwargs("snapshot_object", kwargs)
     return _Snapshot(

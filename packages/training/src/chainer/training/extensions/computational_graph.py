@@ -31,7 +31,18 @@ class DumpGraph(extension_module.Extension):
         function_style: Graphviz attributes of function nodes.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.DumpGraph('main/loss'))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['cg.dot']
     """
 
     default_name = "dump_graph"  # type: ignore[assignment]

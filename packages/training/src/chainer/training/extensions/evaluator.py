@@ -80,9 +80,19 @@ class Evaluator(extension_module.Extension):
         progress_bar: (keyword only) Show the progress of each sweep (on a terminal).
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> test_iter = chainer.iterators.SerialIterator(train, 2, repeat=False, shuffle=False)
         >>> trainer.extend(extensions.Evaluator(test_iter, model, device=-1))
         >>> # standalone use: returns {'main/loss': ..., 'main/accuracy': ...}
         >>> result = extensions.Evaluator(test_iter, model)()
+        >>> sorted(result)
+        ['main/accuracy', 'main/loss']
     """
 
     trigger: Any = 1, "epoch"

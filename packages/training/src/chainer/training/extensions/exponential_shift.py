@@ -24,7 +24,17 @@ class ExponentialShift(_shift.ShiftBase):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> trainer.extend(extensions.ExponentialShift('lr', 0.5), trigger=(10, 'epoch'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> trainer.extend(extensions.ExponentialShift('lr', 0.5), trigger=(1, 'epoch'))
+        >>> trainer.run()
+        >>> optimizer.lr  # halved after each of the 2 epochs
+        0.025
     """
 
     def __init__(

@@ -25,7 +25,15 @@ class FailOnNonNumber(extension_module.Extension):
         check_grad: (keyword only) Also check the gradients.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.FailOnNonNumber())
+        >>> trainer.run()  # raises RuntimeError if a parameter becomes NaN or infinite
     """
 
     def __init__(self, *, check_grad: bool = True) -> None:

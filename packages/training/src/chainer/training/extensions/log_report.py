@@ -33,7 +33,17 @@ class LogReport(extension_module.Extension):
             its older keyword name.)
 
     Example:
-        >>> trainer.extend(extensions.LogReport(trigger=(100, 'iteration')))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> trainer.extend(extensions.LogReport(trigger=(2, 'iteration')))
+        >>> trainer.run()
+        >>> [entry['iteration'] for entry in trainer.get_extension('LogReport').log]
+        [2, 4]
     """
 
     def __init__(

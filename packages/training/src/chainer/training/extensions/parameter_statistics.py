@@ -67,7 +67,18 @@ class ParameterStatistics(extension_module.Extension):
             the statistic functions on it.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.ParameterStatistics(model.predictor, prefix='stats'))
+        >>> trainer.extend(extensions.LogReport())
+        >>> trainer.run()
+        >>> 'stats/predictor/W/data/mean' in trainer.get_extension('LogReport').log[0]
+        True
     """
 
     default_name = "parameter_statistics"  # type: ignore[assignment]

@@ -40,8 +40,19 @@ class PlotReport(extension_module.Extension):
         grid: Draw a grid.
 
     Example:
-        >>> trainer.extend(extensions.PlotReport(['main/loss', 'validation/main/loss'],
-        ...                                      'epoch', filename='loss.png'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> trainer.extend(extensions.PlotReport(['main/loss'], 'epoch', filename='loss.png'))
+        >>> trainer.extend(extensions.LogReport())
+        >>> trainer.run()
+        >>> import os
+        >>> sorted(os.listdir('result'))
+        ['log', 'loss.png']
     """
 
     def __init__(

@@ -51,7 +51,19 @@ class PrintReport(extension_module.Extension):
             ``sys.stdout`` of the moment of each print.
 
     Example:
-        >>> trainer.extend(extensions.PrintReport(['epoch', 'main/loss', 'validation/main/loss']))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> trainer.extend(extensions.LogReport())
+        >>> trainer.extend(extensions.PrintReport(['epoch', 'iteration']))
+        >>> trainer.run()
+        epoch       iteration
+        1           2
+        2           4
     """
 
     def __init__(self, entries: Any, log_report: Any = "LogReport", out: Any = _STDOUT_AT_IMPORT) -> None:

@@ -71,8 +71,20 @@ class SimpleWriter(Writer):
         kwds: Keyword arguments passed to ``savefun``.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.extensions import snapshot_writers
         >>> writer = snapshot_writers.SimpleWriter(savefun=chainer.serializers.save_hdf5)
-        >>> trainer.extend(extensions.snapshot(writer=writer))
+        >>> trainer.extend(extensions.snapshot(writer=writer), trigger=(2, 'epoch'))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     asynchronous = False
@@ -149,7 +161,19 @@ class ThreadWriter(StandardWriter):
         kwds: Keyword arguments passed to ``savefun``.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadWriter()))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.extensions import snapshot_writers
+        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadWriter()), trigger=(2, 'epoch'))
+        >>> trainer.run()  # the trainer waits for the writer when training ends
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> threading.Thread:
@@ -173,7 +197,19 @@ class ProcessWriter(StandardWriter):
         kwds: Keyword arguments passed to ``savefun``.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessWriter()))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.extensions import snapshot_writers
+        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessWriter()), trigger=(2, 'epoch'))
+        >>> trainer.run()  # the trainer waits for the writer when training ends
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> Any:
@@ -262,7 +298,19 @@ class ThreadQueueWriter(QueueWriter):
     """Snapshot writer that uses a thread queue.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadQueueWriter()))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.extensions import snapshot_writers
+        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadQueueWriter()), trigger=(2, 'epoch'))
+        >>> trainer.run()  # the trainer waits for the writer when training ends
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     def create_queue(self) -> queue.Queue[Any]:
@@ -279,7 +327,19 @@ class ProcessQueueWriter(QueueWriter):
     queued states are pickled to it.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessQueueWriter()))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.extensions import snapshot_writers
+        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessQueueWriter()), trigger=(2, 'epoch'))
+        >>> trainer.run()  # the trainer waits for the writer when training ends
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     def create_queue(self) -> Any:

@@ -20,8 +20,19 @@ def observe_value(observation_key: str, target_func: Callable[[Any], Any]) -> Ca
         target_func: ``target_func(trainer)`` returns the value.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.observe_value(
-        ...     'alpha', lambda trainer: trainer.updater.get_optimizer('main').alpha))
+        ...     'lr', lambda trainer: trainer.updater.get_optimizer('main').lr))
+        >>> trainer.extend(extensions.LogReport())
+        >>> trainer.run()
+        >>> [entry['lr'] for entry in trainer.get_extension('LogReport').log]
+        [0.1, 0.1]
     """
     if not callable(target_func):
         raise TypeError(f"observe_value: target_func must be callable, got {type(target_func).__name__}")
@@ -41,6 +52,13 @@ def observe_lr(optimizer_name: str = "main", observation_key: str = "lr") -> Cal
         observation_key: The key of the value.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.observe_lr())  # reports 'lr' every epoch
     """
     return observe_value(observation_key, lambda trainer: trainer.updater.get_optimizer(optimizer_name).lr)

@@ -67,7 +67,18 @@ class VariableStatisticsPlot(extension_module.Extension):
         grid: Draw grids.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> trainer.extend(extensions.VariableStatisticsPlot(model.predictor))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['statistics.png']
     """
 
     def __init__(

@@ -30,9 +30,21 @@ class EarlyStoppingTrigger:
         max_trigger: Stop at the latest at this point: ``(length, unit)`` or a trigger.
 
     Example:
-        >>> stop = EarlyStoppingTrigger(monitor='validation/main/loss', patience=5,
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> from chainer.training.triggers import EarlyStoppingTrigger
+        >>> stop = EarlyStoppingTrigger(monitor='validation/main/accuracy', patience=2,
         ...                             max_trigger=(100, 'epoch'))
-        >>> trainer = training.Trainer(updater, stop)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), stop)
+        >>> test_iter = chainer.iterators.SerialIterator(train, 2, repeat=False, shuffle=False)
+        >>> trainer.extend(extensions.Evaluator(test_iter, model))
+        >>> trainer.run()
+        >>> trainer.updater.epoch < 100  # the accuracy stopped improving
+        True
     """
 
     def __init__(

@@ -37,7 +37,19 @@ class IntervalTrigger:
         unit: ``'iteration'`` or ``'epoch'``.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(), trigger=IntervalTrigger(5, 'epoch'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import IntervalTrigger
+        >>> trainer.extend(extensions.snapshot(), trigger=IntervalTrigger(2, 'epoch'))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['snapshot_iter_4']
     """
 
     def __init__(self, period: float, unit: str) -> None:

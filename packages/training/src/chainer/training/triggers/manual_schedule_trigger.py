@@ -24,7 +24,21 @@ class ManualScheduleTrigger:
         finished: ``True`` once the last point has fired.
 
     Example:
-        >>> trainer.extend(lr_drop, trigger=ManualScheduleTrigger([30, 60], 'epoch'))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import ManualScheduleTrigger
+        >>> @training.make_extension()
+        ... def lr_drop(trainer):
+        ...     optimizer.lr *= 0.1
+        >>> trainer.extend(lr_drop, trigger=ManualScheduleTrigger([3], 'iteration'))
+        >>> trainer.run()
+        >>> round(optimizer.lr, 6)
+        0.01
     """
 
     def __init__(self, points: Any, unit: str) -> None:

@@ -26,6 +26,7 @@ class BestValueTrigger:
         trigger: When to compare: ``(period, unit)`` or a trigger.
 
     Example:
+        >>> from chainer.training.triggers import BestValueTrigger
         >>> trigger = BestValueTrigger('validation/main/loss', lambda best, new: new < best)
     """
 
@@ -75,8 +76,22 @@ class MaxValueTrigger(BestValueTrigger):
     """Trigger invoked when a specific value becomes the maximum so far.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import MaxValueTrigger
+        >>> test_iter = chainer.iterators.SerialIterator(train, 2, repeat=False, shuffle=False)
+        >>> trainer.extend(extensions.Evaluator(test_iter, model))
         >>> trainer.extend(extensions.snapshot_object(model, 'best_model'),
         ...                trigger=MaxValueTrigger('validation/main/accuracy'))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['best_model']
     """
 
     def __init__(self, key: str, trigger: Any = (1, "epoch")) -> None:
@@ -87,8 +102,22 @@ class MinValueTrigger(BestValueTrigger):
     """Trigger invoked when a specific value becomes the minimum so far.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import MinValueTrigger
+        >>> test_iter = chainer.iterators.SerialIterator(train, 2, repeat=False, shuffle=False)
+        >>> trainer.extend(extensions.Evaluator(test_iter, model))
         >>> trainer.extend(extensions.snapshot_object(model, 'best_model'),
         ...                trigger=MinValueTrigger('validation/main/loss'))
+        >>> trainer.run()
+        >>> import os
+        >>> os.listdir('result')
+        ['best_model']
     """
 
     def __init__(self, key: str, trigger: Any = (1, "epoch")) -> None:

@@ -16,7 +16,19 @@ class OnceTrigger:
         call_on_resume: Fire again once after resuming from a snapshot.
 
     Example:
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import OnceTrigger
+        >>> def print_model_summary(trainer):
+        ...     print(sum(p.size for p in model.params()), 'parameters')
         >>> trainer.extend(print_model_summary, trigger=OnceTrigger())
+        >>> trainer.run()
+        8 parameters
     """
 
     def __init__(self, call_on_resume: bool = False) -> None:

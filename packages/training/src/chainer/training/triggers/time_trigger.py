@@ -16,7 +16,15 @@ class TimeTrigger:
         period: The interval in seconds.
 
     Example:
-        >>> trainer.extend(extensions.snapshot(), trigger=TimeTrigger(3600))
+        >>> from chainer import training
+        >>> from chainer.training import extensions
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+        >>> from chainer.training.triggers import TimeTrigger
+        >>> trainer.extend(extensions.snapshot(), trigger=TimeTrigger(3600))  # once an hour
     """
 
     def __init__(self, period: float) -> None:

@@ -44,8 +44,16 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         auto_new_epoch: Call ``optimizer.new_epoch(auto=True)`` at each epoch.
 
     Example:
+        >>> from chainer import training
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
         >>> updater = training.updaters.ParallelUpdater(
-        ...     train_iter, optimizer, devices={'main': 0, 'second': 1})
+        ...     train_iter, optimizer, devices={'main': '@numpy', 'second': '@numpy'})
+        >>> updater.update()
+        >>> updater.iteration
+        1
     """
 
     def __init__(

@@ -81,8 +81,16 @@ class StandardUpdater(updater_module.Updater):
         converter, loss_func, iteration (number of completed updates), auto_new_epoch.
 
     Example:
+        >>> from chainer import training
+        >>> model = L.Classifier(L.Linear(3, 2))
+        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
         >>> updater = training.StandardUpdater(train_iter, optimizer, device=-1)
         >>> trainer = training.Trainer(updater, (20, 'epoch'))
+        >>> trainer.run()
+        >>> updater.iteration
+        40
     """
 
     def __init__(

@@ -101,8 +101,14 @@ class VGG16Layers(VGGLayers):
             npz file, ``None`` initialises randomly.
 
     Example:
+        The doc tests skip this example: the model has 138 million parameters (over
+        500 MB in float32).
+
         >>> model = L.VGG16Layers(pretrained_model=None)                     # doctest: +SKIP
+        >>> image = np.zeros((3, 224, 224), np.float32)                      # doctest: +SKIP
         >>> feature = model.extract([image], layers=['fc7'])['fc7']          # doctest: +SKIP
+        >>> feature.shape                                                    # doctest: +SKIP
+        (1, 4096)
     """
 
     def __init__(self, pretrained_model: Any = "auto") -> None:
