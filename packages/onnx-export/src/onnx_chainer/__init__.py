@@ -1,7 +1,11 @@
 """onnx_chainer: export Chainer models to ONNX.
 
     >>> import onnx_chainer
-    >>> onnx_chainer.export(model, x, filename='model.onnx')
+    >>> model = chainer.Sequential(L.Linear(3, 2), F.relu)
+    >>> x = np.zeros((1, 3), np.float32)
+    >>> onnx_model = onnx_chainer.export(model, x, filename='model.onnx')
+    >>> [node.op_type for node in onnx_model.graph.node]
+    ['Gemm', 'Relu']
 
 ``onnx_chainer.export`` and ``onnx_chainer.export_testcase`` are the functions (their
 modules stay importable under the same names). Converters for function nodes are

@@ -284,6 +284,7 @@ def export(
         ONNX names to the variables used and produced.
 
     Example:
+        >>> import onnx_chainer
         >>> model = chainer.Sequential(L.Linear(3, 2), F.relu)
         >>> onnx_model = onnx_chainer.export(model, np.zeros((1, 3), 'f'))
         >>> [n.op_type for n in onnx_model.graph.node]

@@ -108,6 +108,7 @@ def fake_as_funcnode(
         The wrapped function.
 
     Example:
+        >>> from onnx_chainer.replace_func import fake_as_funcnode
         >>> def scaled_add(x, y, alpha=1.0):
         ...     return x + alpha * y
         >>> f = fake_as_funcnode(scaled_add, 'ScaledAdd', experimental_warning=False)
@@ -160,9 +161,12 @@ def as_funcnode(name: str, rename_attributes: Sequence[tuple[int | str, str]] | 
     """The target function fakes FunctionNode (decorator form of :func:`fake_as_funcnode`).
 
     Example:
+        >>> from onnx_chainer.replace_func import as_funcnode
         >>> @as_funcnode('ScaledAdd')
         ... def scaled_add(x, y, alpha=1.0):
         ...     return x + alpha * y
+        >>> scaled_add(chainer.Variable(np.ones(2, 'f')), np.ones(2, 'f'), alpha=3.0).creator.label
+        'ScaledAdd'
     """
 
     def decorator(alt_func: Callable[..., Any]) -> Callable[..., Any]:

@@ -31,6 +31,7 @@ def increasing(*shape: Any, dtype: Any = numpy.float32) -> numpy.ndarray:
         dtype: The dtype.
 
     Example:
+        >>> from onnx_chainer.testing.input_generator import increasing
         >>> increasing(2, 3)
         array([[-1. , -0.6, -0.2],
                [ 0.2,  0.6,  1. ]], dtype=float32)
