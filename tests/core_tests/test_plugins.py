@@ -82,6 +82,37 @@ def test_plugin_cannot_replace_a_builtin_backend():
         plugins.unregister(plugin)
 
 
+def test_builtin_entries_win_even_when_their_plugin_registers_after_a_third_party_one():
+    """Entry-point plugins are loaded at `import chainer`, before e.g. chainer.training
+    registers its builtins; a third-party name clash must still keep the builtin entry."""
+    registry = plugins.Registry("chainer_register_links", lambda name, value: (name, value))
+
+    class Provider:
+        def __init__(self, value):
+            self.value = value
+
+        @chainer.hookimpl
+        def chainer_register_links(self, register):
+            register("Clash", self.value)
+            register(f"Only{self.value}", self.value)
+
+    third, builtin = Provider("third"), Provider("builtin")
+    plugins.register(third, name="test-third")
+    plugins.register(builtin, name="test-builtin", builtin=True)
+    try:
+        with pytest.warns(
+            plugins.PluginWarning, match="'test-third' registered 'Clash'.*'test-builtin' already provides"
+        ):
+            assert registry.get("Clash") == "builtin"
+        assert registry.origin("Clash") == "test-builtin"
+        assert registry.get("Onlythird") == "third" and registry.get("Onlybuiltin") == "builtin"
+        assert ("test-builtin", "builtin") in plugins.list_plugins()
+    finally:
+        plugins.unregister(builtin)
+        plugins.unregister(third)
+    assert "test-builtin" not in plugins._builtin_plugins
+
+
 def test_plugin_raising_in_hook_only_warns():
     class Raising:
         @chainer.hookimpl

@@ -150,6 +150,6 @@ def __getattr__(name: str) -> _Any:
     raise AttributeError(f"module 'chainer' has no attribute {name!r}")
 
 
-plugins.register(_builtin_plugins, name="chainer.builtin_backends")
+plugins.register(_builtin_plugins, name="chainer.builtin_backends", builtin=True)
 # Last: a third-party plugin may import any part of chainer.
 plugins.load_entry_points()

@@ -56,6 +56,8 @@ class _Manager(pluggy.PluginManager):
 _manager = _Manager()
 _manager.add_hookspecs(hookspecs)
 _load_lock = threading.RLock()
+# Names of the plugins registered with builtin=True (Chainer's own distributions).
+_builtin_plugins: set[str] = set()
 _entry_points_loaded = False
 # Plugin name -> "distribution version" for plugins loaded from entry points.
 _plugin_origins: dict[str, str] = {}
@@ -66,17 +68,28 @@ def get_plugin_manager() -> pluggy.PluginManager:
     return _manager
 
 
-def register(plugin: object, name: str | None = None) -> str | None:
+def register(plugin: object, name: str | None = None, *, builtin: bool = False) -> str | None:
     """Register a plugin object (a module or an instance with hook implementations).
 
     Tests use this to install a fake plugin and :func:`unregister` to remove it.
+    ``builtin=True`` is for the plugins through which Chainer's own distributions
+    register what they ship: their registrations come before those of every other plugin,
+    whenever they are registered, so a third-party plugin cannot replace a builtin entry
+    by name (it gets a warning instead).
     """
-    return _manager.register(plugin, name)
+    result = _manager.register(plugin, name)
+    if builtin and result is not None:
+        _builtin_plugins.add(result)
+    return result
 
 
 def unregister(plugin: object | None = None, name: str | None = None) -> Any:
     """Unregister a plugin by object or by name."""
-    return _manager.unregister(plugin, name)
+    if name is None and plugin is not None:
+        name = _manager.get_name(plugin)
+    result = _manager.unregister(plugin, name)
+    _builtin_plugins.discard(name)
+    return result
 
 
 def list_plugins() -> list[tuple[str, str]]:
@@ -85,7 +98,7 @@ def list_plugins() -> list[tuple[str, str]]:
     for name, plugin in _manager.list_name_plugin():
         if name in _plugin_origins:
             origin = _plugin_origins[name]
-        elif name.startswith("chainer."):
+        elif name in _builtin_plugins:
             origin = "builtin"
         else:
             origin = getattr(plugin, "__name__", type(plugin).__name__)
@@ -144,8 +157,13 @@ class Registry(Generic[T]):
             origins: dict[str, str] = {}
             hook = getattr(_manager.hook, self._hook_name)
             # Call each implementation separately so that one failing plugin cannot
-            # take the others down; earliest registered (builtins) come first.
-            for impl in hook.get_hookimpls():
+            # take the others down. Builtins come first, then the others in the order
+            # they were registered, and the first registration of a name wins.
+            impls = hook.get_hookimpls()
+            impls = [i for i in impls if i.plugin_name in _builtin_plugins] + [
+                i for i in impls if i.plugin_name not in _builtin_plugins
+            ]
+            for impl in impls:
                 plugin_name = impl.plugin_name
 
                 def register(*args: Any, _plugin: str = plugin_name, **kwargs: Any) -> None:

@@ -77,7 +77,7 @@ class _BuiltinCommunicators:
 
 _BUILTIN_PLUGIN_NAME = "chainermn.builtin_communicators"
 if plugins.get_plugin_manager().get_plugin(_BUILTIN_PLUGIN_NAME) is None:
-    plugins.register(_BuiltinCommunicators(), name=_BUILTIN_PLUGIN_NAME)
+    plugins.register(_BuiltinCommunicators(), name=_BUILTIN_PLUGIN_NAME, builtin=True)
 
 
 def create_communicator(communicator_name: str = "pure_nccl", mpi_comm: Any = None, **kwargs: Any) -> CommunicatorBase:

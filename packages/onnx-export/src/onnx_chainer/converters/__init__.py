@@ -67,4 +67,4 @@ class _BuiltinConverters:
 
 _BUILTIN_PLUGIN_NAME = "onnx_chainer.builtin_converters"
 if plugins.get_plugin_manager().get_plugin(_BUILTIN_PLUGIN_NAME) is None:
-    plugins.register(_BuiltinConverters(), name=_BUILTIN_PLUGIN_NAME)
+    plugins.register(_BuiltinConverters(), name=_BUILTIN_PLUGIN_NAME, builtin=True)

@@ -117,7 +117,7 @@ class _BuiltinExtensions:
 
 _BUILTIN_PLUGIN_NAME = "chainer.builtin_extensions"
 if plugins.get_plugin_manager().get_plugin(_BUILTIN_PLUGIN_NAME) is None:
-    plugins.register(_BuiltinExtensions(), name=_BUILTIN_PLUGIN_NAME)
+    plugins.register(_BuiltinExtensions(), name=_BUILTIN_PLUGIN_NAME, builtin=True)
 
 
 def __getattr__(name: str) -> Any:
