@@ -57,8 +57,20 @@ def test_grad_argument_errors():
     x = _x()
     with pytest.raises(TypeError, match=r"chainer.grad: outputs must be a tuple or list"):
         chainer.grad(F.sum(x), [x])
-    with pytest.raises(ValueError, match=r"outputs\[0\] has 3 elements; pass grad_outputs"):
-        chainer.grad([x * 2], [x])
+
+
+def test_grad_of_a_non_scalar_output_starts_from_ones():
+    """7.8.1: a missing initial gradient (grad_outputs None, or a None element) is an array
+    of ones of any size, so grad([y], [x]) is the gradient of sum(y); y.grad is not used."""
+    x = _x()
+    y = x**2
+    y.grad = np.full(y.shape, 5.0, np.float32)  # ignored by chainer.grad
+    (gx,) = chainer.grad([y], [x])
+    np.testing.assert_allclose(gx.array, 2 * x.array)
+    z = x * 3
+    (gx,) = chainer.grad([y, z], [x], grad_outputs=[None, np.full(3, 2.0, np.float32)])
+    np.testing.assert_allclose(gx.array, 2 * x.array + 3 * 2.0)
+    assert x.grad is None
 
 
 def test_backward_multiple_outputs():

@@ -309,8 +309,9 @@ def grad(
     Args:
         outputs: Output variables.
         inputs: Variables to differentiate with respect to (leaves or intermediates).
-        grad_outputs: Initial gradients of the outputs (``None``: ``1`` for one-element
-            outputs).
+        grad_outputs: Initial gradients of the outputs; ``None`` (or a ``None``
+            element) starts from an array of ones shaped like the output, whatever its
+            size. The outputs' ``grad`` is not used.
         grad_inputs: Gradients to add to the result for each input.
         set_grad: Also store the results in the inputs' ``grad_var``.
         retain_grad: Keep the gradients of intermediate variables.
@@ -336,9 +337,10 @@ def grad(
     for i, y in enumerate(outputs):
         g = None if grad_outputs is None else _as_grad_variable(grad_outputs[i])
         if g is None:
+            # As documented for 7.8.1: a missing initial gradient is an array of ones,
+            # whatever the output's size (unlike Variable.backward, which needs a scalar
+            # or a grad set by the user).
             array = y._array
-            if array.size != 1:
-                raise ValueError(f"chainer.grad: outputs[{i}] has {array.size} elements; pass grad_outputs for it")
             g = variable.Variable(backend.get_array_module(array).ones_like(array), requires_grad=False)
         if loss_scale is not None:
             g = g * loss_scale
