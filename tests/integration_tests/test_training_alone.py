@@ -3,38 +3,16 @@
 
 from __future__ import annotations
 
-import os
 import pathlib
-import subprocess
-import sys
-import venv
 import zipfile
 
 import pytest
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SUBSET = [
-    "tests/training_tests/test_trainer.py",
-    "tests/training_tests/triggers_tests/test_interval_trigger.py",
-    "tests/training_tests/extensions_tests/test_log_report.py",
-    "tests/training_tests/extensions_tests/test_snapshot.py",
-    "tests/training_tests/updaters_tests/test_standard_updater.py",
-]
-
-
-def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONPATH", "VIRTUAL_ENV"))}
-    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=600, **kwargs)  # type: ignore[call-overload]
+from _alone import ROOT, build_wheels, fresh_venv, install, run, run_test_folder
 
 
 @pytest.mark.slow
 def test_training_with_core_and_datasets_only(tmp_path):
-    wheels = tmp_path / "wheels"
-    built = run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels)]
-        + [str(ROOT / "packages" / name) for name in ("core", "datasets", "training")]
-    )
-    assert built.returncode == 0, built.stderr
+    wheels = build_wheels(tmp_path / "wheels", ["core", "datasets", "training"])
     (training_wheel,) = wheels.glob("chainer_training-*.whl")
     with zipfile.ZipFile(training_wheel) as wheel:
         names = wheel.namelist()
@@ -48,17 +26,7 @@ def test_training_with_core_and_datasets_only(tmp_path):
     assert "Provides-Extra: plot" in metadata
 
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True, system_site_packages=False)
-    python = str(env_dir / ("Scripts" if os.name == "nt" else "bin") / "python")
-    installed = run(
-        [python, "-m", "pip", "install", "-q", "numpy", "pluggy", "pillow", "pytest"]
-        + [str(w) for w in wheels.glob("*.whl")]
-    )
-    if installed.returncode != 0 and (
-        "Could not find a version" in installed.stderr or "connection" in installed.stderr.lower()
-    ):
-        pytest.skip(f"PyPI is not reachable: {installed.stderr[-500:]}")
-    assert installed.returncode == 0, installed.stderr
+    python = fresh_venv(env_dir, ["numpy", "pluggy", "pillow", "pytest"] + [str(w) for w in wheels.glob("*.whl")])
 
     probe = run(
         [
@@ -88,6 +56,8 @@ def test_training_with_core_and_datasets_only(tmp_path):
     assert "matplotlib is not installed" in warning and "chainer-training[plot]" in warning
     assert "chainer-links" in links
 
-    tests = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", *SUBSET], cwd=ROOT)
-    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
-    assert " passed" in tests.stdout
+    # Then the whole test folder, with the plot extra and the test plugin of the
+    # extension hook (the tests need them; still no chainer-links).
+    install(python, ["matplotlib>=3.8"])
+    install(python, [str(ROOT / "tests" / "plugins" / "chainer-plugin-tinyext")], "--no-deps")
+    run_test_folder(python, "training_tests")

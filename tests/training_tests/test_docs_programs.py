@@ -9,6 +9,7 @@ programs' imports of L and F are pointed at the stand-ins of ``_training_testlib
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import os
@@ -250,10 +251,17 @@ trainer.run()
 """
 
 
+def _installed(module_name):
+    try:
+        return importlib.import_module(module_name)
+    except ImportError:  # chainer-links is not installed (chainer-training alone)
+        return None
+
+
 def run_program(source, namespace=None):
-    if TEST_L is not chainer.links:
+    if TEST_L is not _installed("chainer.links"):
         source = source.replace("import chainer.links as L", "from _training_testlib import L")
-    if TEST_F is not chainer.functions:
+    if TEST_F is not _installed("chainer.functions"):
         source = source.replace("import chainer.functions as F", "from _training_testlib import F")
     namespace = {"__name__": "__docs_program__", **(namespace or {})}
     exec(compile(source, "<docs program>", "exec"), namespace)

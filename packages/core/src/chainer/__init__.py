@@ -132,7 +132,7 @@ class _MissingDistributionFinder:
         parts = fullname.split(".")
         if len(parts) >= 2 and parts[0] == "chainer" and parts[1] in _OPTIONAL_SUBPACKAGES:
             dist = _OPTIONAL_SUBPACKAGES[parts[1]]
-            raise ImportError(
+            raise ModuleNotFoundError(
                 f"No module named {fullname!r}: chainer.{parts[1]} is provided by the distribution "
                 f"'{dist}'; install it with: pip install {dist}",
                 name=fullname,

@@ -98,22 +98,17 @@ def test_full_forward_and_branches(googlenet):
     numpy.testing.assert_allclose(alone["loss2_fc2"].array, out["loss2_fc2"].array, rtol=1e-5)
 
 
-def test_pretrained_weights_from_npz(googlenet, tmp_path):
+def test_pretrained_weights_from_npz(googlenet, tmp_path, monkeypatch):
     path = str(tmp_path / "googlenet.npz")
     serializers.save_npz(path, googlenet, compression=False)
     with numpy.load(path) as npz:
         assert {"conv1/W", "conv2_reduce/b", "inc4c/proj3/W", "inc5b/conv5/b", "loss1_fc2/W"} <= set(npz.files)
     loaded = L.GoogLeNet(pretrained_model=path)
     numpy.testing.assert_array_equal(loaded.inc4b.conv3.W.array, googlenet.inc4b.conv3.W.array)
-    from chainer.dataset import download
-
     root = tmp_path / "root"
-    download.set_dataset_root(str(root))
-    try:
-        with pytest.raises(FileNotFoundError, match="GoogLeNet: the pre-trained weights 'bvlc_googlenet.npz'"):
-            L.GoogLeNet()
-        os.makedirs(root / "pfnet" / "chainer" / "models")
-        os.replace(path, root / "pfnet" / "chainer" / "models" / "bvlc_googlenet.npz")
-        numpy.testing.assert_array_equal(L.GoogLeNet().loss2_fc1.W.array, googlenet.loss2_fc1.W.array)
-    finally:
-        download.set_dataset_root(None)
+    monkeypatch.setenv("CHAINER_DATASET_ROOT", str(root))
+    with pytest.raises(FileNotFoundError, match="GoogLeNet: the pre-trained weights 'bvlc_googlenet.npz'"):
+        L.GoogLeNet()
+    os.makedirs(root / "pfnet" / "chainer" / "models")
+    os.replace(path, root / "pfnet" / "chainer" / "models" / "bvlc_googlenet.npz")
+    numpy.testing.assert_array_equal(L.GoogLeNet().loss2_fc1.W.array, googlenet.loss2_fc1.W.array)

@@ -151,7 +151,7 @@ def test_predict_oversampled_is_the_mean_over_ten_crops():
         numpy.testing.assert_allclose(probs.array[i], expected, rtol=1e-5, atol=1e-7)
 
 
-def test_pretrained_weights_from_npz(resnet50, tmp_path):
+def test_pretrained_weights_from_npz(resnet50, tmp_path, monkeypatch):
     path = str(tmp_path / "resnet50.npz")
     serializers.save_npz(path, resnet50, compression=False)
     with numpy.load(path) as npz:
@@ -161,22 +161,17 @@ def test_pretrained_weights_from_npz(resnet50, tmp_path):
     loaded = L.ResNet50Layers(pretrained_model=path)
     numpy.testing.assert_array_equal(loaded.res3.b2.conv2.W.array, resnet50.res3.b2.conv2.W.array)
     # 'auto' and a .caffemodel path read the converted file under the dataset root, as Chainer 7 did.
-    from chainer.dataset import download
-
     root = tmp_path / "root"
-    download.set_dataset_root(str(root))
-    try:
-        with pytest.raises(FileNotFoundError, match="ResNet50Layers: the pre-trained weights 'ResNet-50-model.npz'"):
-            L.ResNet50Layers()
-        with pytest.raises(FileNotFoundError, match="converting Caffe models is not provided"):
-            L.ResNet50Layers(pretrained_model=str(tmp_path / "ResNet-50-model.caffemodel"))
-        os.makedirs(root / "pfnet" / "chainer" / "models")
-        os.replace(path, root / "pfnet" / "chainer" / "models" / "ResNet-50-model.npz")
-        auto = L.ResNet50Layers()
-        numpy.testing.assert_array_equal(auto.fc6.W.array, resnet50.fc6.W.array)
-        numpy.testing.assert_array_equal(auto.res5.a.bn4.avg_var, resnet50.res5.a.bn4.avg_var)
-    finally:
-        download.set_dataset_root(None)
+    monkeypatch.setenv("CHAINER_DATASET_ROOT", str(root))
+    with pytest.raises(FileNotFoundError, match="ResNet50Layers: the pre-trained weights 'ResNet-50-model.npz'"):
+        L.ResNet50Layers()
+    with pytest.raises(FileNotFoundError, match="converting Caffe models is not provided"):
+        L.ResNet50Layers(pretrained_model=str(tmp_path / "ResNet-50-model.caffemodel"))
+    os.makedirs(root / "pfnet" / "chainer" / "models")
+    os.replace(path, root / "pfnet" / "chainer" / "models" / "ResNet-50-model.npz")
+    auto = L.ResNet50Layers()
+    numpy.testing.assert_array_equal(auto.fc6.W.array, resnet50.fc6.W.array)
+    numpy.testing.assert_array_equal(auto.res5.a.bn4.avg_var, resnet50.res5.a.bn4.avg_var)
     with pytest.raises(FileNotFoundError, match="the pre-trained model file '/nonexistent.npz' does not exist"):
         L.ResNet50Layers(pretrained_model="/nonexistent.npz")
 

@@ -95,18 +95,11 @@ def test_vgg19(fast_big_normals):
     assert out["conv5_4"].shape == (1, 512, 2, 2) and out["pool5"].shape == direct["pool5"].shape == (1, 512, 1, 1)
 
 
-def test_missing_pretrained_weights_are_explained(tmp_path):
-    from chainer.dataset import download
-
-    download.set_dataset_root(str(tmp_path))
-    try:
-        with pytest.raises(FileNotFoundError, match="VGG16Layers: the pre-trained weights 'VGG_ILSVRC_16_layers.npz'"):
-            L.VGG16Layers()
-        with pytest.raises(
-            FileNotFoundError, match="'VGG_ILSVRC_19_layers.npz' were not found at .*pfnet/chainer/models"
-        ):
-            L.VGG19Layers(pretrained_model="auto")
-    finally:
-        download.set_dataset_root(None)
+def test_missing_pretrained_weights_are_explained(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHAINER_DATASET_ROOT", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="VGG16Layers: the pre-trained weights 'VGG_ILSVRC_16_layers.npz'"):
+        L.VGG16Layers()
+    with pytest.raises(FileNotFoundError, match="'VGG_ILSVRC_19_layers.npz' were not found at .*pfnet/chainer/models"):
+        L.VGG19Layers(pretrained_model="auto")
     with pytest.raises(ValueError, match="VGGLayers: n_layers must be 16 or 19, got 11"):
         vgg.VGGLayers(None, 11)

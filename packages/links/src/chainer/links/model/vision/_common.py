@@ -69,6 +69,18 @@ def oversample(images: numpy.ndarray, crop_dims: tuple[int, int]) -> numpy.ndarr
     return crops.reshape(n * 10, c, ch, cw)
 
 
+def _dataset_root() -> str:
+    """Chainer's dataset root: chainer-datasets' setting when it is installed, otherwise
+    the same default it uses ($CHAINER_DATASET_ROOT, else ~/.chainer/dataset), so that the
+    model zoo works with chainer-core and chainer-links alone."""
+    try:
+        from chainer.dataset import download
+    except ImportError:
+        env = os.environ.get("CHAINER_DATASET_ROOT")
+        return os.path.expanduser(env) if env else os.path.join(os.path.expanduser("~"), ".chainer", "dataset")
+    return download.get_dataset_root()
+
+
 def pretrained_npz(where: str, pretrained_model: Any, npz_name: str, source: str) -> str | None:
     """The npz file to load for ``pretrained_model``, or ``None`` for random weights.
 
@@ -88,9 +100,7 @@ def pretrained_npz(where: str, pretrained_model: Any, npz_name: str, source: str
         if not os.path.isfile(path):
             raise FileNotFoundError(f"{where}: the pre-trained model file {path!r} does not exist")
         return path
-    from chainer.dataset import download
-
-    cached = os.path.join(download.get_dataset_root(), MODELS_DIRECTORY, npz_name)
+    cached = os.path.join(_dataset_root(), MODELS_DIRECTORY, npz_name)
     if os.path.isfile(cached):
         return cached
     raise FileNotFoundError(
