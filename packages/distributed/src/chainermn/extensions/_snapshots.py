@@ -48,9 +48,12 @@ class _MultiNodeSnapshot(extension_module.Extension):
         mine = next(s for s in sets if comm.rank in s)
         self.master = min(mine)
         self.is_master = comm.rank == self.master
+        # Each replica set gets its own files in a shared output directory.
         if isinstance(snapshot.filename, str):
-            # Each replica set gets its own files in a shared output directory.
             snapshot.filename = f"{snapshot.filename}_replica{self.master}"
+        elif callable(snapshot.filename):
+            name_of, suffix = snapshot.filename, f"_replica{self.master}"
+            snapshot.filename = lambda trainer: f"{name_of(trainer)}{suffix}"
         self.trigger = getattr(snapshot, "trigger", (1, "epoch"))
         self.priority = getattr(snapshot, "priority", extension_module.PRIORITY_SNAPSHOT)
         self._restores_trainer_state = getattr(snapshot, "_restores_trainer_state", False)
