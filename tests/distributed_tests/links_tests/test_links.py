@@ -1,5 +1,7 @@
 """MultiNodeBatchNormalization equals BatchNormalization on the concatenated batch;
-MultiNodeChainList splits an MLP over two processes with correct gradients."""
+MultiNodeChainList splits an MLP over two processes with correct gradients;
+create_multi_node_n_step_rnn splits an encoder-decoder RNN with the gradients of the
+single-process model."""
 
 from __future__ import annotations
 
@@ -66,3 +68,66 @@ print("ok", rank)
 @pytest.mark.mpi
 def test_links_two_processes(run_mpi):
     assert run_mpi(2, LINKS).count("ok") == 2
+
+
+N_STEP_RNN = """
+import copy
+import chainer.links as L
+from chainermn.functions import pseudo_connect
+from chainermn.links import create_multi_node_n_step_rnn
+rng = numpy.random.RandomState(0)
+xs = [rng.randn(n, 3) for n in (3, 2)]  # encoder inputs (on rank 0)
+zs = [rng.randn(n, 3) for n in (2, 4)]  # decoder inputs (on rank 1)
+cs = [rng.randn(n, 4) for n in (2, 4)]  # weights of the decoder's loss
+numpy.random.seed(3)
+enc_ref, dec_ref = L.NStepLSTM(2, 3, 4, 0.0), L.NStepLSTM(2, 3, 4, 0.0)
+for link in (enc_ref, dec_ref):
+    for p in link.params():
+        p.array = p.array.astype(numpy.float64)
+# single-process reference: the encoder's final states start the decoder
+xvs = [chainer.Variable(x) for x in xs]
+hy, cy, ys_enc = enc_ref(None, None, xvs)
+_, _, ys_dec = dec_ref(hy, cy, zs)
+loss = 0.5 * F.sum(ys_enc[0]) + sum(F.sum(y * c) for y, c in zip(ys_dec, cs))
+loss.backward()
+if rank == 0:
+    enc = create_multi_node_n_step_rnn(copy.deepcopy(enc_ref), comm, rank_out=1)
+    enc.cleargrads()
+    xv2 = [chainer.Variable(x) for x in xs]
+    hy2, cy2, ys2, phi = enc(xv2)
+    assert_allclose(hy2.array, hy.array, rtol=1e-12)
+    pseudo_connect(phi, 0.5 * F.sum(ys2[0])).backward()  # backward waits for rank 1's gradients
+    for (name, p), (_, q) in zip(sorted(enc.actual_rnn.namedparams()), sorted(enc_ref.namedparams())):
+        assert_allclose(p.grad, q.grad, rtol=1e-10, atol=1e-12, err_msg=name)
+    for a, b in zip(xv2, xvs):
+        assert_allclose(a.grad, b.grad, rtol=1e-10, atol=1e-12)
+else:
+    dec = create_multi_node_n_step_rnn(copy.deepcopy(dec_ref), comm, rank_in=0)
+    dec.cleargrads()
+    _, _, ys2, delegate = dec(zs)
+    assert delegate is None
+    for a, b in zip(ys2, ys_dec):
+        assert_allclose(a.array, b.array, rtol=1e-12)
+    sum(F.sum(y * c) for y, c in zip(ys2, cs)).backward()
+    for (name, p), (_, q) in zip(sorted(dec.actual_rnn.namedparams()), sorted(dec_ref.namedparams())):
+        assert_allclose(p.grad, q.grad, rtol=1e-10, atol=1e-12, err_msg=name)
+# a GRU has one state: rank 1 starts from rank 0's final hidden state
+numpy.random.seed(4)
+gru_a, gru_b = L.NStepGRU(1, 3, 4, 0.0), L.NStepGRU(1, 3, 4, 0.0)
+h_ref, _ = gru_a(None, [x.astype(numpy.float32) for x in xs])
+_, ys_ref = gru_b(h_ref, [z.astype(numpy.float32) for z in zs])
+if rank == 0:
+    h, _, phi = create_multi_node_n_step_rnn(gru_a, comm, rank_out=1)([x.astype(numpy.float32) for x in xs])
+    assert_allclose(h.array, h_ref.array)
+else:
+    _, ys, _ = create_multi_node_n_step_rnn(gru_b, comm, rank_in=0)([z.astype(numpy.float32) for z in zs])
+    assert_allclose(ys[1].array, ys_ref[1].array, rtol=1e-5, atol=1e-6)
+expect_error(TypeError, "must be a stacked RNN link", create_multi_node_n_step_rnn, L.Linear(2, 2), comm)
+expect_error(ValueError, "rank_out must be None or a rank in [0, 2)", create_multi_node_n_step_rnn, gru_a, comm, None, 2)
+print("ok", rank)
+"""
+
+
+@pytest.mark.mpi
+def test_multi_node_n_step_rnn_two_processes(run_mpi):
+    assert run_mpi(2, N_STEP_RNN).count("ok") == 2

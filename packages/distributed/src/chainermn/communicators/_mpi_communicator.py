@@ -159,8 +159,12 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         return int(rank)
 
     def _agree(self, value: Any, where: str, what: str) -> list[Any]:
-        """All-gather ``value``; raise on every process if the processes differ."""
+        """All-gather ``value``; raise on every process if the processes differ, or if
+        some process passes a :class:`_Bad` (its argument could not be used)."""
         values = self._mpi_comm.allgather(value)
+        bad = [f"rank {r}: {v.message}" for r, v in enumerate(values) if isinstance(v, _Bad)]
+        if bad:
+            raise TypeError(f"{where}: " + "; ".join(bad))
         if any(v != values[0] for v in values[1:]):
             detail = ", ".join(f"rank {r}: {v}" for r, v in enumerate(values))
             raise ValueError(f"{where}: the processes must agree on {what}, got {detail}")
@@ -193,7 +197,12 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         where = f"{type(self).__name__}.send"
         dest = self._check_rank(dest, "dest", where)
         is_tuple = isinstance(data, (tuple, list))
-        arrays = [_to_host(x, where) for x in (data if is_tuple else (data,))]
+        try:
+            arrays = [_to_host(x, where) for x in (data if is_tuple else (data,))]
+        except TypeError as exc:
+            # Tell the receiver, which would otherwise wait for this message forever.
+            self._mpi_comm.send(str(exc), dest=dest, tag=tag)
+            raise
         header = (is_tuple, [(a.shape, a.dtype.str, gpu) for a, gpu in arrays])
         self._mpi_comm.send(header, dest=dest, tag=tag)
         for a, _ in arrays:
@@ -201,7 +210,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def recv(self, source: int, tag: int) -> Any:
         source = self._check_rank(source, "source", f"{type(self).__name__}.recv")
-        is_tuple, specs = self._mpi_comm.recv(source=source, tag=tag)
+        header = self._mpi_comm.recv(source=source, tag=tag)
+        if isinstance(header, str):
+            raise TypeError(f"{header} (at the sender, rank {source})")
+        is_tuple, specs = header
         out = []
         for shape, dtype, gpu in specs:
             dtype = numpy.dtype(dtype)
@@ -215,9 +227,16 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         chunk = _MAX_CHUNK if max_buf_len is None else _check_buf_len(max_buf_len, where)
         header = None
         if self.rank == root:
-            array, gpu = _to_host(data, where)
-            header = (array.shape, array.dtype.str, gpu)
-        shape, dtype, gpu = self._mpi_comm.bcast(header, root=root)
+            # A bad ``data`` travels in the header, so that every process raises.
+            try:
+                array, gpu = _to_host(data, where)
+            except TypeError as exc:
+                header = (str(exc), None, None, None)
+            else:
+                header = (None, array.shape, array.dtype.str, gpu)
+        error, shape, dtype, gpu = self._mpi_comm.bcast(header, root=root)
+        if error is not None:
+            raise TypeError(error if self.rank == root else f"{error} (at the root, rank {root})")
         dtype = numpy.dtype(dtype)
         if self.rank == root:
             payload = _bytes_view(array)
@@ -231,8 +250,18 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
     def gather(self, data: Any, root: int = 0) -> Any:
         where = f"{type(self).__name__}.gather"
         root = self._check_rank(root, "root", where)
-        array, gpu = _to_host(data, where)
-        headers = self._mpi_comm.gather((array.shape, array.dtype.str), root=root)
+        # Every process learns every header, so that a bad ``data`` on one process
+        # raises on all of them instead of leaving them in Gatherv.
+        try:
+            array, gpu = _to_host(data, where)
+        except TypeError as exc:
+            header: Any = str(exc)
+        else:
+            header = (array.shape, array.dtype.str)
+        headers = self._mpi_comm.allgather(header)
+        failed = [f"rank {r}: {h}" for r, h in enumerate(headers) if isinstance(h, str)]
+        if failed:
+            raise TypeError(f"{where}: " + "; ".join(failed))
         if self.rank != root:
             self._mpi_comm.Gatherv([_bytes_view(array), MPI.BYTE], None, root=root)
             return None
@@ -243,7 +272,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def allgather(self, x: Any) -> tuple[Any, ...]:
         where = f"{type(self).__name__}.allgather"
-        array, gpu = _to_host(x, where)
+        try:
+            array, gpu = _to_host(x, where)
+        except TypeError as exc:
+            self._agree(_Bad(str(exc)), where, "")  # raises on every process
         self._agree((array.shape, array.dtype.str), where, "the shape and dtype of x")
         out = numpy.empty((self.size, *array.shape), dtype=array.dtype)
         self._mpi_comm.Allgather([_bytes_view(array), MPI.BYTE], [out.reshape(-1).view(numpy.uint8), MPI.BYTE])
@@ -251,7 +283,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def allreduce(self, data: Any) -> Any:
         where = f"{type(self).__name__}.allreduce"
-        array, gpu = _to_host(data, where)
+        try:
+            array, gpu = _to_host(data, where)
+        except TypeError as exc:
+            self._agree(_Bad(str(exc)), where, "")  # raises on every process
         self._agree((array.shape, array.dtype.str), where, "the shape and dtype of data")
         reduce_dtype = _reduction_dtype(array.dtype)
         send = numpy.ascontiguousarray(array, dtype=reduce_dtype)
@@ -291,12 +326,15 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def alltoall(self, xs: Any) -> tuple[Any, ...]:
         where = f"{type(self).__name__}.alltoall"
+        error = None
         if not isinstance(xs, (tuple, list)) or len(xs) != self.size:
             error = f"xs must be a tuple of {self.size} arrays (one per process), got {_describe(xs)}"
         else:
-            error = None
+            try:
+                arrays = [_to_host(x, where) for x in xs]
+            except TypeError as exc:
+                error = str(exc)
         self._raise_if_any_failed(error, where)
-        arrays = [_to_host(x, where) for x in xs]
         gpu = any(g for _, g in arrays)
         headers = self._mpi_comm.alltoall([(a.shape, a.dtype.str) for a, _ in arrays])
         send_sizes = [a.nbytes for a, _ in arrays]
@@ -398,6 +436,18 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
                 f"some process has no gradient; pass zero_fill=True): {detail}"
             )
         return [(param, host, gpu) for _, param, host, gpu in items]
+
+
+class _Bad:
+    """What a process contributes to a header exchange when its argument is unusable."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Bad) and other.message == self.message
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def _unpack(payload: numpy.ndarray, headers: list[Any], sizes: list[int]) -> list[numpy.ndarray]:

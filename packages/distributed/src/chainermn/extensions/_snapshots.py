@@ -48,15 +48,32 @@ class _MultiNodeSnapshot(extension_module.Extension):
         mine = next(s for s in sets if comm.rank in s)
         self.master = min(mine)
         self.is_master = comm.rank == self.master
+        # Each replica set gets its own files in a shared output directory.
         if isinstance(snapshot.filename, str):
-            # Each replica set gets its own files in a shared output directory.
             snapshot.filename = f"{snapshot.filename}_replica{self.master}"
+        elif callable(snapshot.filename):
+            name_of, suffix = snapshot.filename, f"_replica{self.master}"
+            snapshot.filename = lambda trainer: f"{name_of(trainer)}{suffix}"
         self.trigger = getattr(snapshot, "trigger", (1, "epoch"))
         self.priority = getattr(snapshot, "priority", extension_module.PRIORITY_SNAPSHOT)
         self._restores_trainer_state = getattr(snapshot, "_restores_trainer_state", False)
 
     def initialize(self, trainer: Any) -> None:
-        self.snapshot.initialize(trainer)
+        # Collective: no process may start training (and its set's writer write a new
+        # snapshot) before every process has autoloaded, or a slow process would resume
+        # from a snapshot of this very run. A failed load raises on every process, which
+        # would otherwise wait in their first collective for it.
+        error = None
+        try:
+            self.snapshot.initialize(trainer)
+        except Exception as exc:
+            error = exc
+        reports = _allgather_obj(self.comm, None if error is None else f"{type(error).__name__}: {error}")
+        if error is not None:
+            raise error
+        failed = [f"rank {r}: {message}" for r, message in enumerate(reports) if message is not None]
+        if failed:
+            raise RuntimeError("multi_node_snapshot: resuming failed on another process: " + "; ".join(failed))
 
     def __call__(self, trainer: Any) -> None:
         if self.is_master:

@@ -3,7 +3,8 @@
 Each backward runs the reverse collective on the gradients (a broadcast's gradient is
 the sum gathered at the root, a gather's is a scatter, ...). Every process must call the
 function, and every process runs its backward, so the collectives of backward match up
-too. An output gradient that is ``None`` travels as zeros.
+too. An output gradient that is ``None`` travels as zeros. A bad argument on any process
+raises on every process (see :mod:`chainermn.functions._consistency`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy
 
 import chainer
 from chainer import backend, function_node
+from chainermn.functions import _consistency
 
 
 def _dummy(xp: Any = numpy) -> Any:
@@ -145,6 +147,14 @@ def _check_root(comm: Any, root: Any, where: str) -> int:
     return int(root)
 
 
+def _inputs_per_process(comm: Any, xs: Any, what: str) -> tuple[chainer.Variable, ...]:
+    if not isinstance(xs, (tuple, list)):
+        raise TypeError(f"{what} must be a tuple or list of {comm.size} variables, got {type(xs).__name__}")
+    if len(xs) != comm.size:
+        raise ValueError(f"{what} must hold {comm.size} variables (one per process), got {len(xs)}")
+    return tuple(_consistency.as_input(x, f"{what}[{i}]") for i, x in enumerate(xs))
+
+
 def bcast(comm: Any, x: Any, root: int = 0) -> chainer.Variable:
     """Differentiable broadcast communication between workers.
 
@@ -162,13 +172,17 @@ def bcast(comm: Any, x: Any, root: int = 0) -> chainer.Variable:
     Example:
         >>> w = chainermn.functions.bcast(comm, w if comm.rank == 0 else None)  # doctest: +SKIP
     """
-    root = _check_root(comm, root, "chainermn.functions.bcast")
+    where = "chainermn.functions.bcast"
+    root = _check_root(comm, root, where)
+    error = None
     if comm.rank == root:
-        if x is None:
-            raise ValueError(f"chainermn.functions.bcast: the root (rank {root}) must pass a variable, got None")
-        x = chainer.as_variable(x)
+        try:
+            x = _consistency.as_input(x, f"x (at the root, rank {root})")
+        except TypeError as exc:
+            error = exc
     else:
         x = chainer.Variable(_dummy())
+    _consistency.raise_from_root(comm, root, error, where)
     (y,) = Bcast(comm, root).apply((x,))
     return y
 
@@ -192,8 +206,15 @@ def gather(comm: Any, x: Any, root: int = 0) -> Any:
     Example:
         >>> ys = chainermn.functions.gather(comm, h)  # doctest: +SKIP
     """
-    root = _check_root(comm, root, "chainermn.functions.gather")
-    ys = Gather(comm, root).apply((chainer.as_variable(x),))
+    where = "chainermn.functions.gather"
+    root = _check_root(comm, root, where)
+    error = None
+    try:
+        x = _consistency.as_input(x, "x")
+    except TypeError as exc:
+        error = exc
+    _consistency.raise_from_any(comm, error, where)
+    ys = Gather(comm, root).apply((x,))
     if comm.rank == root:
         return ys
     (delegate,) = ys
@@ -219,12 +240,14 @@ def scatter(comm: Any, xs: Any, root: int = 0) -> chainer.Variable:
     """
     where = "chainermn.functions.scatter"
     root = _check_root(comm, root, where)
+    inputs = (chainer.Variable(_dummy()),)
+    error = None
     if comm.rank == root:
-        if not isinstance(xs, (tuple, list)) or len(xs) != comm.size:
-            raise ValueError(f"{where}: the root must pass {comm.size} variables (one per process), got {xs!r:.80}")
-        inputs = tuple(chainer.as_variable(x) for x in xs)
-    else:
-        inputs = (chainer.Variable(_dummy()),)
+        try:
+            inputs = _inputs_per_process(comm, xs, f"xs (at the root, rank {root})")
+        except (TypeError, ValueError) as exc:
+            error = exc
+    _consistency.raise_from_root(comm, root, error, where)
     (y,) = Scatter(comm, root).apply(inputs)
     return y
 
@@ -245,7 +268,13 @@ def allgather(comm: Any, x: Any) -> tuple[chainer.Variable, ...]:
     Example:
         >>> h = F.average(F.stack(chainermn.functions.allgather(comm, h)), axis=0)  # doctest: +SKIP
     """
-    return AllGather(comm).apply((chainer.as_variable(x),))
+    error = None
+    try:
+        x = _consistency.as_input(x, "x")
+    except TypeError as exc:
+        error = exc
+    _consistency.raise_from_any(comm, error, "chainermn.functions.allgather")
+    return AllGather(comm).apply((x,))
 
 
 def alltoall(comm: Any, xs: Any) -> tuple[chainer.Variable, ...]:
@@ -264,11 +293,14 @@ def alltoall(comm: Any, xs: Any) -> tuple[chainer.Variable, ...]:
     Example:
         >>> ys = chainermn.functions.alltoall(comm, xs)  # doctest: +SKIP
     """
-    if not isinstance(xs, (tuple, list)) or len(xs) != comm.size:
-        raise ValueError(
-            f"chainermn.functions.alltoall: xs must hold {comm.size} variables (one per process), got {xs!r:.80}"
-        )
-    return AllToAll(comm).apply(tuple(chainer.as_variable(x) for x in xs))
+    inputs: tuple[chainer.Variable, ...] = ()
+    error = None
+    try:
+        inputs = _inputs_per_process(comm, xs, "xs")
+    except (TypeError, ValueError) as exc:
+        error = exc
+    _consistency.raise_from_any(comm, error, "chainermn.functions.alltoall")
+    return AllToAll(comm).apply(inputs)
 
 
 __all__ = ["allgather", "alltoall", "bcast", "gather", "scatter"]
