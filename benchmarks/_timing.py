@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 
 def best_of(func: Callable[[], None], *, repeat: int = 7, number: int = 20, warmup: int = 5) -> float:
@@ -16,6 +17,24 @@ def best_of(func: Callable[[], None], *, repeat: int = 7, number: int = 20, warm
         for _ in range(number):
             func()
         best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def interleaved_best(
+    funcs: list[Callable[[], Any]], repeat: int = 9, number: int = 5, clock: Callable[[], float] = time.perf_counter
+) -> list[float]:
+    """Best mean seconds per call of each function, measured in alternating rounds so
+    that both see the same machine load (other processes may share the cores)."""
+    for func in funcs:
+        for _ in range(3):
+            func()
+    best = [float("inf")] * len(funcs)
+    for _ in range(repeat):
+        for i, func in enumerate(funcs):
+            start = clock()
+            for _ in range(number):
+                func()
+            best[i] = min(best[i], (clock() - start) / number)
     return best
 
 

@@ -18,7 +18,6 @@ MALLOC_MMAP_THRESHOLD_ (e.g. 1000000000) remove that for both.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -30,24 +29,13 @@ import chainer
 import chainer.functions as F
 from chainer import function_node
 
+try:
+    from benchmarks import _timing
+except ImportError:  # run as a script from the benchmarks folder
+    import _timing
+
 BATCH, CLASSES = 64, 10
 LR, MOMENTUM = 0.01, 0.9
-
-
-def blas_threads() -> int:
-    """Threads of NumPy's BLAS (threadpoolctl if present, else the usual variables)."""
-    try:
-        import threadpoolctl
-
-        for info in threadpoolctl.threadpool_info():
-            if info.get("user_api") == "blas":
-                return int(info["num_threads"])
-    except ImportError:
-        pass
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        if os.environ.get(name):
-            return int(os.environ[name])
-    return os.cpu_count() or 1
 
 
 class _SoftmaxCrossEntropy(function_node.FunctionNode):
@@ -149,37 +137,19 @@ def torch_step_fn(torch: Any) -> Callable[[], float]:
     return step
 
 
-def _interleaved_best(
-    funcs: list[Callable[[], Any]], repeat: int = 9, number: int = 5, clock: Callable[[], float] = time.perf_counter
-) -> list[float]:
-    """Best mean seconds per call of each function, measured in alternating rounds so
-    that both see the same machine load (other processes may share the cores)."""
-    for func in funcs:
-        for _ in range(3):
-            func()
-    best = [float("inf")] * len(funcs)
-    for _ in range(repeat):
-        for i, func in enumerate(funcs):
-            start = clock()
-            for _ in range(number):
-                func()
-            best[i] = min(best[i], (clock() - start) / number)
-    return best
-
-
 def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
     steadier on a loaded machine, and equal to wall time x threads when they are busy)."""
-    threads = blas_threads()
+    threads = _timing.blas_threads()
     clock = time.process_time if cpu_time else time.perf_counter
     ours_step = chainer_step_fn()
     try:
         import torch
     except ImportError:
-        (ours,) = _interleaved_best([ours_step], clock=clock)
+        (ours,) = _timing.interleaved_best([ours_step], clock=clock)
         return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": None, "threads": float(threads)}
     torch.set_num_threads(threads)
-    ours, theirs = _interleaved_best([ours_step, torch_step_fn(torch)], clock=clock)
+    ours, theirs = _timing.interleaved_best([ours_step, torch_step_fn(torch)], clock=clock)
     return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": theirs * 1e3, "threads": float(threads)}
 
 
