@@ -113,14 +113,14 @@ class _OldStyleGrad(function_node.FunctionNode):
     """Carries an old-style gradient into a double-backprop graph, refusing a second order."""
 
     def __init__(self, label: str) -> None:
-        self._label = label
+        self._function_label = label
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return (inputs[0],)
 
     def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         raise NotImplementedError(
-            f"{self._label} is an old-style chainer.Function, which supports first-order gradients "
+            f"{self._function_label} is an old-style chainer.Function, which supports first-order gradients "
             "only; rewrite it as a chainer.FunctionNode for double backprop"
         )
 

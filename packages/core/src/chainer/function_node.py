@@ -97,10 +97,14 @@ class FunctionNode:
         cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
         cls._has_custom_accumulate = cls.backward_accumulate is not FunctionNode.backward_accumulate
 
+    # A per-instance name for :attr:`label` (one node class serving several functions).
+    _label: str | None = None
+
     @property
     def label(self) -> str:
-        """A short name for graphs and messages (the class name by default)."""
-        return type(self).__name__
+        """A short name for graphs and messages: ``_label`` if a node sets one, else the
+        class name."""
+        return self._label or type(self).__name__
 
     @property
     def local_function_hooks(self) -> dict[str, function_hook.FunctionHook]:

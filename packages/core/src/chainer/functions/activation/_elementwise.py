@@ -20,10 +20,6 @@ class ScaleByConstant(function_node.FunctionNode):
         self._factor = factor
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
         return (utils.force_array(x * self._factor, x.dtype),)

@@ -19,10 +19,6 @@ class ClippedReLU(function_node.FunctionNode):
         self.cap = float(z)
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         type_check.expect(in_types[0].dtype.kind == "f")

@@ -189,10 +189,6 @@ class WindowSum(function_node.FunctionNode):
         self.weight = weight
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
         y = window_sum(x, self.geometry)
@@ -212,10 +208,6 @@ class WindowSpread(function_node.FunctionNode):
         self.weight = weight
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (y,) = inputs
         if not (isinstance(self.weight, (int, float)) and self.weight == 1):
@@ -234,10 +226,6 @@ class IndexGather(function_node.FunctionNode):
         self.geometry = geometry
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return (index_gather(inputs[0], self.indexes, self.geometry),)
 
@@ -253,10 +241,6 @@ class IndexScatter(function_node.FunctionNode):
         self.indexes = indexes
         self.geometry = geometry
         self._label = label
-
-    @property
-    def label(self) -> str:
-        return self._label
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return (index_scatter(inputs[0], self.indexes, self.geometry),)

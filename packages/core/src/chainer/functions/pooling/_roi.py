@@ -74,10 +74,6 @@ class PixelGather(function_node.FunctionNode):
         self.out_shape = out_shape
         self._label = label
 
-    @property
-    def label(self) -> str:
-        return self._label
-
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
         self.x_shape = x.shape
@@ -99,10 +95,6 @@ class PixelScatter(function_node.FunctionNode):
         self.weight = weight
         self.x_shape = x_shape
         self._label = label
-
-    @property
-    def label(self) -> str:
-        return self._label
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (gy,) = inputs
