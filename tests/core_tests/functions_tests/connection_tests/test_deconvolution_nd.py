@@ -134,3 +134,30 @@ def test_deconvolution_nd_is_the_adjoint_of_convolution_nd():
     g = rng.randn(*y.shape)
     back = F.deconvolution_nd(g, W, stride=(2, 1, 2), pad=(1, 0, 1), outsize=x.shape[2:], dilate=(1, 1, 2)).array
     numpy.testing.assert_allclose((y * g).sum(), (x * back).sum(), rtol=1e-10)
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, pad, dilate, groups, flat",
+    [
+        # unit stride: the whole-batch channel-major GEMM and one shifted add per offset
+        ((3, 4, 6, 5), (4, 3, 3, 3), (1, 1), (1, 1), 1, True),
+        ((2, 4, 5, 6), (4, 2, 2, 3), (0, 2), (2, 1), 2, True),
+        ((2, 3, 3, 4, 3), (3, 2, 2, 2, 2), (1, 0, 1), (1, 2, 1), 1, True),
+        # unit stride, but padding more than triples the columns, or a 1x1 kernel
+        ((2, 3, 2, 2), (3, 2, 3, 3), (0, 0), (2, 2), 1, False),
+        ((2, 3, 4, 4), (3, 5, 1, 1), (0, 0), (1, 1), 1, False),
+    ],
+)
+def test_unit_stride_deconvolution_paths_match_naive_loops(monkeypatch, x_shape, w_shape, pad, dilate, groups, flat):
+    from chainer.functions.connection import _conv_kernels
+
+    calls = []
+    original = _conv_kernels._deconv_flat
+    monkeypatch.setattr(_conv_kernels, "_deconv_flat", lambda *a: calls.append(1) or original(*a))
+    rng = numpy.random.RandomState(2)
+    x, W, b = rng.randn(*x_shape), rng.randn(*w_shape), rng.randn(w_shape[1] * groups)
+    nd = len(x_shape) - 2
+    y = F.deconvolution_nd(x, W, b, 1, pad, None, dilate, groups).array
+    expected = naive_deconvolution(x, W, b, (1,) * nd, pad, dilate, groups, None)
+    numpy.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-12)
+    assert bool(calls) == flat

@@ -256,8 +256,9 @@ def deconv_forward(
     kdim = cout_g * size(ksize)
     w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
     xc = x.astype(dtype, copy=False)
-    if _use_row_merged_col2im(in_size, ksize, stride, pad, dilate, outsize):
-        y = _deconv_row_merged(xc, w, g, ksize, stride, pad, dilate, outsize)
+    flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if all(s == 1 for s in stride) else None
+    if flat is not None:
+        y = _deconv_flat(xc, w, g, pad, outsize, *flat)
     else:
         col = xp.matmul(w, xc.reshape(n, g, cin // g, size(in_size)))  # (N, G, Cout_g * K, L)
         col = col.reshape((n, g * cout_g) + tuple(ksize) + tuple(in_size))
@@ -267,68 +268,56 @@ def deconv_forward(
     return y.astype(x.dtype, copy=False)
 
 
-def _use_row_merged_col2im(
+def _flat_geometry(
     in_size: Sequence[int],
     ksize: Sequence[int],
-    stride: Sequence[int],
     pad: Sequence[int],
     dilate: Sequence[int],
     outsize: Sequence[int],
-) -> bool:
-    """Whether :func:`_deconv_row_merged` applies (unit stride on the last two axes)
-    and pays off (rows short enough for col2im's inner loops to dominate, padding
-    narrow enough that the extra columns cost little)."""
-    if len(in_size) < 2 or stride[-1] != 1 or stride[-2] != 1:
-        return False
-    width = pad[-1] + outsize[-1] + end_padding(outsize[-1], in_size[-1], ksize[-1], 1, pad[-1], dilate[-1])
-    return in_size[-1] <= 64 and width <= 1.25 * in_size[-1]
+) -> tuple[list[int], list[int]] | None:
+    """Padded image size and flat kernel offsets for :func:`_deconv_flat`, or ``None``
+    where it does not pay off: a 1x1 kernel (the scatter is trivial anyway) or padding
+    that more than triples the columns of the GEMM."""
+    after = [end_padding(o, i, k, 1, p, d) for o, i, k, p, d in zip(outsize, in_size, ksize, pad, dilate)]
+    padded = [p + o + a for p, o, a in zip(pad, outsize, after)]
+    if size(ksize) == 1 or size(padded) > 3 * size(in_size):
+        return None
+    axis_strides = [size(padded[axis + 1 :]) for axis in range(len(padded))]
+    offsets = [
+        sum(j * d * t for j, d, t in zip(offset, dilate, axis_strides))
+        for offset in itertools.product(*(range(k) for k in ksize))
+    ]
+    return padded, offsets
 
 
-def _deconv_row_merged(
-    x: Any,
-    w: Any,
-    g: int,
-    ksize: Sequence[int],
-    stride: Sequence[int],
-    pad: Sequence[int],
-    dilate: Sequence[int],
-    outsize: Sequence[int],
+def _deconv_flat(
+    x: Any, w: Any, g: int, pad: Sequence[int], outsize: Sequence[int], padded: Sequence[int], offsets: Sequence[int]
 ) -> Any:
-    """col2im with the last two axes merged into one (they must have unit stride).
+    """Unit-stride transposed convolution as one GEMM per group over the whole batch.
 
-    ``x`` is widened to the padded output width ``Wp`` with zero columns; then, for
-    every kernel offset, the scattered block is one contiguous run of ``in_h * Wp``
-    elements of the flattened padded image, instead of ``in_h`` rows of ``in_w``.
-    The extra columns are zero, so whatever they add (into the next row) is zero.
-    ``w`` is ``(G, Cout_g * K, Cin_g)``.
+    ``x`` is laid out channel-major and flattened over (batch, padded image):
+    ``(Cin, N * prod(padded))``, each image at the start of its padded block and zero
+    elsewhere. The GEMM gives, for every kernel offset, a block of the same layout; in
+    that layout a kernel offset is a constant shift of the flat index, so the scatter
+    back (col2im) is one contiguous slice-add per offset over all channels and images.
+    Real entries never cross into the next image's block (the padding holds them); the
+    zero columns add nothing. ``w`` is ``(G, Cout_g * K, Cin_g)``.
     """
     xp = backend.get_array_module(x)
     n, cin = x.shape[:2]
     in_size = x.shape[2:]
-    cout = w.shape[1] // size(ksize) * g
-    after = [end_padding(o, i, k, s, p, d) for o, i, k, s, p, d in zip(outsize, in_size, ksize, stride, pad, dilate)]
-    padded = [p + o + a for p, o, a in zip(pad, outsize, after)]
-    wp = padded[-1]
-    # One more row below: the last run may reach (kw - 1) * dx elements past the image.
-    padded[-2] += 1
-    wide = xp.zeros((n, cin) + tuple(in_size[:-1]) + (wp,), x.dtype)
-    wide[..., : in_size[-1]] = x
-    run = in_size[-2] * wp
-    lead_size = size(in_size[:-2])
-    col = xp.matmul(w, wide.reshape(n, g, cin // g, lead_size * run))
-    col = col.reshape((n, cout) + tuple(ksize) + tuple(in_size[:-2]) + (run,))
-    img = xp.zeros((n, cout) + tuple(padded[:-2]) + (padded[-2] * wp,), x.dtype)
-    everything = (slice(None), slice(None))
-    for offset in itertools.product(*(range(k) for k in ksize)):
-        lead = tuple(
-            slice(j * d, j * d + s * (i - 1) + 1, s)
-            for j, d, s, i in zip(offset[:-2], dilate[:-2], stride[:-2], in_size[:-2])
-        )
-        start = offset[-2] * dilate[-2] * wp + offset[-1] * dilate[-1]
-        img[everything + lead + (slice(start, start + run),)] += col[everything + offset]
-    img = img.reshape((n, cout) + tuple(padded[:-1]) + (wp,))
-    crop = img[everything + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
-    return xp.ascontiguousarray(crop)
+    kdim = len(offsets)
+    cout = w.shape[1] // kdim * g
+    m = n * size(padded)
+    flat = xp.zeros((cin, n) + tuple(padded), x.dtype)
+    flat[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x.swapaxes(0, 1)
+    col = xp.matmul(w, flat.reshape(g, cin // g, m)).reshape(cout, kdim, m)
+    img = xp.zeros((cout, m + offsets[-1]), x.dtype)
+    for k, start in enumerate(offsets):
+        img[:, start : start + m] += col[:, k]
+    img = img[:, :m].reshape((cout, n) + tuple(padded))
+    crop = img[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
+    return xp.ascontiguousarray(crop.swapaxes(0, 1))
 
 
 # Below this many kernel elements per group, conv_grad_weight sums per-image products.
