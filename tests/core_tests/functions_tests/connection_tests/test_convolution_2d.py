@@ -216,3 +216,54 @@ def test_function_node_exposes_chainer_geometry_attributes():
     assert type(node).__name__ == "Convolution2DFunction"
     assert (node.sy, node.sx, node.ph, node.pw, node.dy, node.dx, node.groups) == (2, 1, 1, 0, 1, 2, 1)
     assert node.cover_all is False
+
+
+@pytest.mark.parametrize("channels", [3, 64])  # the small- and large-kernel weight-gradient paths
+def test_convolution_2d_of_an_empty_batch_has_empty_outputs_and_zero_weight_gradient(channels):
+    x = chainer.Variable(numpy.zeros((0, channels, 5, 5), numpy.float32))
+    W = chainer.Variable(numpy.ones((8, channels, 3, 3), numpy.float32))
+    b = chainer.Variable(numpy.ones(8, numpy.float32))
+    y = F.convolution_2d(x, W, b, pad=1)
+    assert y.shape == (0, 8, 5, 5)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert x.grad.shape == x.shape
+    numpy.testing.assert_array_equal(W.grad, numpy.zeros_like(W.array))
+    numpy.testing.assert_array_equal(b.grad, numpy.zeros(8, numpy.float32))
+
+
+@pytest.mark.parametrize(
+    "x_shape, w_shape, stride, pad, groups",
+    [
+        ((5, 3, 6, 5), (4, 3, 3, 3), 1, 1, 1),  # small kernel: per-image weight-gradient products
+        ((5, 8, 6, 5), (80, 8, 3, 3), 1, 1, 1),  # large kernel: one GEMM per chunk
+        ((3, 4, 7, 6), (6, 2, 3, 2), 2, (1, 0), 2),
+    ],
+)
+def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape, w_shape, stride, pad, groups):
+    # The CPU kernels take the batch in cache-sized chunks; with a tiny chunk budget every
+    # image is its own chunk, and the results (and the summed weight gradient) must not change.
+    from chainer.functions.connection import _conv_kernels
+
+    monkeypatch.setattr(_conv_kernels, "_CHUNK_BYTES", 1)
+    rng = numpy.random.RandomState(3)
+    x = rng.uniform(-1, 1, x_shape)
+    W = rng.uniform(-1, 1, w_shape)
+    b = rng.uniform(-1, 1, w_shape[0])
+    gy_shape = F.convolution_2d(x, W, b, stride, pad, groups=groups).shape
+    gy = rng.uniform(-1, 1, gy_shape)
+    pair = (stride, stride) if isinstance(stride, int) else stride
+    pads = (pad, pad) if isinstance(pad, int) else pad
+    numpy.testing.assert_allclose(
+        F.convolution_2d(x, W, b, stride, pad, groups=groups).array,
+        naive_convolution(x, W, b, pair, pads, (1, 1), groups, False),
+        rtol=1e-12,
+        atol=1e-12,
+    )
+    chainer.gradient_check.check_backward(
+        lambda x, W, b: F.convolution_2d(x, W, b, stride, pad, groups=groups),
+        (x, W, b),
+        gy,
+        atol=1e-7,
+        rtol=1e-6,
+    )

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import _workspace, backend
 
 
 def as_tuple(value: Any, n: int, name: str, where: str, minimum: int = 1) -> tuple[int, ...]:
@@ -178,10 +178,11 @@ def conv_forward(
     groups: int,
     outsize: Sequence[int],
 ) -> Any:
-    """Grouped N-D cross-correlation ``y = W * x + b`` as one batched GEMM.
+    """Grouped N-D cross-correlation ``y = W * x + b`` as batched GEMMs.
 
     ``x`` is ``(N, C, *in)``, ``W`` is ``(O, C // groups, *k)``; returns ``(N, O, *outsize)``
-    in ``x.dtype``.
+    in ``x.dtype``. On the CPU the batch goes through in chunks whose patches fit in the
+    cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote.
     """
     xp = backend.get_array_module(x)
     dtype = compute_dtype(x.dtype, W.dtype)
@@ -193,23 +194,40 @@ def conv_forward(
     lsize = size(outsize)
     view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
     w = W.astype(dtype, copy=False).reshape(g, o // g, kdim)
-    if b is None:
-        col = view.reshape(n, g, kdim, lsize)
-    else:
-        # The bias rides along in the GEMM as an extra row of ones in the patches:
-        # cheaper than a separate pass over the output.
-        col = xp.empty((n, g, kdim + 1, lsize), dtype)
-        col[:, :, kdim] = 1
-        # Only split axes on both sides, so that both reshapes are views.
-        split = (n, g, c // g) + tuple(view.shape[2:])
-        col[:, :, :kdim].reshape(split)[...] = view.reshape(split)
+    # The bias rides along in the GEMM as an extra row of ones in the patches: cheaper
+    # than a separate pass over the output.
+    rows = kdim if b is None else kdim + 1
+    if b is not None:
         w = xp.concatenate((w, b.astype(dtype, copy=False).reshape(g, o // g, 1)), axis=2)
-    if g == 1:
-        # (O, K) @ (N, K, L) -> (N, O, L): the result is already in NC(spatial) order.
-        y = xp.matmul(w[0], col[:, 0])
-    else:
-        y = xp.matmul(w, col)
+    chunk = batch_chunk(xp, n, g * rows * lsize * dtype.itemsize)
+    col = _workspace.scratch("conv_forward.col", (chunk, g, rows, lsize), dtype, xp)
+    if b is not None:
+        col[:, :, kdim] = 1
+    y = xp.empty((n, g, o // g, lsize), dtype)
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        part = col[: stop - start]
+        # Only split axes on both sides, so that both reshapes are views.
+        split = (stop - start, g, c // g) + tuple(view.shape[2:])
+        part[:, :, :kdim].reshape(split)[...] = view[start:stop].reshape(split)
+        if g == 1:
+            # (O, K) @ (n, K, L) -> (n, O, L): already in NC(spatial) order.
+            xp.matmul(w[0], part[:, 0], out=y[start:stop, 0])
+        else:
+            xp.matmul(w, part, out=y[start:stop])
     return y.reshape((n, o) + tuple(outsize)).astype(x.dtype, copy=False)
+
+
+# Bytes of patches per chunk of the batch on the CPU: a few MB, so that a chunk stays in
+# the last-level cache between its im2col copy and its GEMM.
+_CHUNK_BYTES = 4 * 1024 * 1024
+
+
+def batch_chunk(xp: Any, n: int, bytes_per_item: int) -> int:
+    """How many batch items one pass of a CPU kernel takes (all of them on a GPU)."""
+    if xp is not numpy:
+        return n
+    return max(1, min(n, _CHUNK_BYTES // max(bytes_per_item, 1)))
 
 
 def flipped_kernel(W: Any, groups: int) -> Any:
@@ -309,10 +327,12 @@ def _deconv_flat(
     kdim = len(offsets)
     cout = w.shape[1] // kdim * g
     m = n * size(padded)
-    flat = xp.zeros((cin, n) + tuple(padded), x.dtype)
+    flat = _workspace.scratch("deconv_flat.x", (cin, n) + tuple(padded), x.dtype, xp, zero=True)
     flat[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x.swapaxes(0, 1)
-    col = xp.matmul(w, flat.reshape(g, cin // g, m)).reshape(cout, kdim, m)
-    img = xp.zeros((cout, m + offsets[-1]), x.dtype)
+    col = _workspace.scratch("deconv_flat.col", (g, w.shape[1], m), x.dtype, xp)
+    xp.matmul(w, flat.reshape(g, cin // g, m), out=col)
+    col = col.reshape(cout, kdim, m)
+    img = _workspace.scratch("deconv_flat.img", (cout, m + offsets[-1]), x.dtype, xp, zero=True)
     for k, start in enumerate(offsets):
         img[:, start : start + m] += col[:, k]
     img = img[:, :m].reshape((cout, n) + tuple(padded))
@@ -349,16 +369,32 @@ def conv_grad_weight(
     view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
     gy = gy.astype(dtype, copy=False)
     og = o // g
-    if og * kdim < _SMALL_KERNEL_GRADIENT:
-        # A small kernel (e.g. a first layer on RGB input): one product per image and a
-        # sum beats transposing the large gy for a single GEMM with a tiny output.
-        col = view.reshape(n, g, kdim, lsize)
-        gW = xp.matmul(gy.reshape(n, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
-    else:
-        # Bring the contracted axes (batch, positions) together at the end of both
-        # operands, so the product is a single GEMM with a long inner dimension.
-        axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
-        col_t = view.transpose(axes).reshape(g, kdim, n * lsize)
-        gy_t = gy.reshape(n, g, og, lsize).transpose(1, 2, 0, 3).reshape(g, og, n * lsize)
-        gW = xp.matmul(gy_t, col_t.swapaxes(1, 2))
+    split = (g, c // g) + tuple(view.shape[2:])
+    chunk = batch_chunk(xp, n, g * kdim * lsize * dtype.itemsize)
+    gW = None
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        m = stop - start
+        if og * kdim < _SMALL_KERNEL_GRADIENT:
+            # A small kernel (e.g. a first layer on RGB input): one product per image and
+            # a sum beats transposing the large gy for a single GEMM with a tiny output.
+            col = _workspace.scratch("conv_grad_weight.col", (m, g, kdim, lsize), dtype, xp)
+            col.reshape((m,) + split)[...] = view[start:stop].reshape((m,) + split)
+            part = xp.matmul(gy[start:stop].reshape(m, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
+        else:
+            # Bring the contracted axes (batch, positions) together at the end of both
+            # operands, so the product is a single GEMM with a long inner dimension.
+            axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
+            col_t = _workspace.scratch("conv_grad_weight.col", (g, kdim, m * lsize), dtype, xp)
+            target = split[:-nd] + (m,) + tuple(outsize)
+            col_t.reshape(target)[...] = view[start:stop].transpose(axes).reshape(target)
+            gy_t = _workspace.scratch("conv_grad_weight.gy", (g, og, m, lsize), dtype, xp)
+            gy_t[...] = gy[start:stop].reshape(m, g, og, lsize).transpose(1, 2, 0, 3)
+            part = xp.matmul(gy_t.reshape(g, og, m * lsize), col_t.swapaxes(1, 2))
+        if gW is None:
+            gW = part
+        else:
+            gW += part
+    if gW is None:  # an empty batch
+        gW = xp.zeros((g, og, kdim), dtype)
     return gW.reshape((o, c // g) + tuple(ksize)).astype(w_dtype, copy=False)
