@@ -148,9 +148,14 @@ def test_deconvolution_nd_is_the_adjoint_of_convolution_nd():
         ((2, 3, 4, 4), (3, 5, 1, 1), (0, 0), (1, 1), 1, False),
     ],
 )
-def test_unit_stride_deconvolution_paths_match_naive_loops(monkeypatch, x_shape, w_shape, pad, dilate, groups, flat):
+@pytest.mark.parametrize("chunk_bytes", [None, 1])  # the whole batch at once, or one image per chunk
+def test_unit_stride_deconvolution_paths_match_naive_loops(
+    monkeypatch, x_shape, w_shape, pad, dilate, groups, flat, chunk_bytes
+):
     from chainer.functions.connection import _conv_kernels
 
+    if chunk_bytes is not None:
+        monkeypatch.setattr(_conv_kernels, "_CHUNK_BYTES", chunk_bytes)
     calls = []
     original = _conv_kernels._deconv_flat
     monkeypatch.setattr(_conv_kernels, "_deconv_flat", lambda *a: calls.append(1) or original(*a))

@@ -329,12 +329,20 @@ def _deconv_flat(
     m = n * size(padded)
     flat = _workspace.scratch("deconv_flat.x", (cin, n) + tuple(padded), x.dtype, xp, zero=True)
     flat[(slice(None), slice(None)) + tuple(slice(0, i) for i in in_size)] = x.swapaxes(0, 1)
-    col = _workspace.scratch("deconv_flat.col", (g, w.shape[1], m), x.dtype, xp)
-    xp.matmul(w, flat.reshape(g, cin // g, m), out=col)
-    col = col.reshape(cout, kdim, m)
     img = _workspace.scratch("deconv_flat.img", (cout, m + offsets[-1]), x.dtype, xp, zero=True)
-    for k, start in enumerate(offsets):
-        img[:, start : start + m] += col[:, k]
+    # On the CPU, whole images at a time in cache-sized chunks of columns: the scatter
+    # reads the GEMM's output while it is still in the cache.
+    block = size(padded)
+    chunk = batch_chunk(xp, n, w.shape[1] * g * block * x.dtype.itemsize) * block
+    col = _workspace.scratch("deconv_flat.col", (g, w.shape[1], chunk), x.dtype, xp)
+    flat = flat.reshape(g, cin // g, m)
+    for begin in range(0, m, chunk):
+        end = min(begin + chunk, m)
+        part = col[:, :, : end - begin]
+        xp.matmul(w, flat[:, :, begin:end], out=part)
+        part = part.reshape(cout, kdim, end - begin)
+        for k, start in enumerate(offsets):
+            img[:, begin + start : end + start] += part[:, k]
     img = img[:, :m].reshape((cout, n) + tuple(padded))
     crop = img[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
     return xp.ascontiguousarray(crop.swapaxes(0, 1))
