@@ -240,12 +240,14 @@ def test_convolution_2d_of_an_empty_batch_has_empty_outputs_and_zero_weight_grad
         ((3, 4, 7, 6), (6, 2, 3, 2), 2, (1, 0), 2),
     ],
 )
-def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape, w_shape, stride, pad, groups):
-    # The CPU kernels take the batch in cache-sized chunks; with a tiny chunk budget every
-    # image is its own chunk, and the results (and the summed weight gradient) must not change.
+@pytest.mark.parametrize("chunk", [1, 2])
+def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape, w_shape, stride, pad, groups, chunk):
+    # The CPU kernels take the batch in cache-sized chunks; with one or two images per
+    # chunk (the last one partial for an odd batch) the results, and the weight gradient
+    # summed over the chunks, must not change.
     from chainer.functions.connection import _conv_kernels
 
-    monkeypatch.setattr(_conv_kernels, "_CHUNK_BYTES", 1)
+    monkeypatch.setattr(_conv_kernels, "batch_chunk", lambda xp, n, nbytes: min(n, chunk))
     rng = numpy.random.RandomState(3)
     x = rng.uniform(-1, 1, x_shape)
     W = rng.uniform(-1, 1, w_shape)
