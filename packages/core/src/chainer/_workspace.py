@@ -16,6 +16,7 @@ thread (for instance after training, before a memory-hungry evaluation).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -42,9 +43,7 @@ def scratch(role: str, shape: Sequence[int], dtype: Any, xp: Any = numpy, zero: 
     dtype = numpy.dtype(dtype)
     if xp is not numpy:
         return xp.zeros(shape, dtype) if zero else xp.empty(shape, dtype)
-    nbytes = dtype.itemsize
-    for n in shape:
-        nbytes *= n
+    nbytes = dtype.itemsize * math.prod(shape)
     buffers = _buffers()
     buffer = buffers.get(role)
     if buffer is None or buffer.nbytes < nbytes:

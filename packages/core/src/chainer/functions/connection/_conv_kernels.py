@@ -378,31 +378,26 @@ def conv_grad_weight(
     gy = gy.astype(dtype, copy=False)
     og = o // g
     split = (g, c // g) + tuple(view.shape[2:])
+    # A small kernel (e.g. a first layer on RGB input): one product per image and a sum
+    # beats transposing the large gy for a single GEMM with a tiny output. Otherwise the
+    # contracted axes (batch, positions) go together at the end of both operands, so the
+    # product is a single GEMM with a long inner dimension.
+    small = og * kdim < _SMALL_KERNEL_GRADIENT
+    axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
     chunk = batch_chunk(xp, n, g * kdim * lsize * dtype.itemsize)
-    gW = None
+    gW = xp.zeros((g, og, kdim), dtype)
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         m = stop - start
-        if og * kdim < _SMALL_KERNEL_GRADIENT:
-            # A small kernel (e.g. a first layer on RGB input): one product per image and
-            # a sum beats transposing the large gy for a single GEMM with a tiny output.
+        if small:
             col = _workspace.scratch("conv_grad_weight.col", (m, g, kdim, lsize), dtype, xp)
             col.reshape((m,) + split)[...] = view[start:stop].reshape((m,) + split)
-            part = xp.matmul(gy[start:stop].reshape(m, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
+            gW += xp.matmul(gy[start:stop].reshape(m, g, og, lsize), col.swapaxes(2, 3)).sum(axis=0)
         else:
-            # Bring the contracted axes (batch, positions) together at the end of both
-            # operands, so the product is a single GEMM with a long inner dimension.
-            axes = (1,) + tuple(range(2, 2 + nd)) + (0,) + tuple(range(2 + nd, 2 + 2 * nd))
             col_t = _workspace.scratch("conv_grad_weight.col", (g, kdim, m * lsize), dtype, xp)
             target = split[:-nd] + (m,) + tuple(outsize)
             col_t.reshape(target)[...] = view[start:stop].transpose(axes).reshape(target)
             gy_t = _workspace.scratch("conv_grad_weight.gy", (g, og, m, lsize), dtype, xp)
             gy_t[...] = gy[start:stop].reshape(m, g, og, lsize).transpose(1, 2, 0, 3)
-            part = xp.matmul(gy_t.reshape(g, og, m * lsize), col_t.swapaxes(1, 2))
-        if gW is None:
-            gW = part
-        else:
-            gW += part
-    if gW is None:  # an empty batch
-        gW = xp.zeros((g, og, kdim), dtype)
+            gW += xp.matmul(gy_t.reshape(g, og, m * lsize), col_t.swapaxes(1, 2))
     return gW.reshape((o, c // g) + tuple(ksize)).astype(w_dtype, copy=False)
