@@ -19,12 +19,15 @@ def gpu():
 
 
 def _compare(link, run, gpu):
+    # float32 sums in another order: the absolute tolerance follows the output's scale
+    # (ResNet-50's pooled features reach ~1e3, where 1e-5 is below one ulp).
     expected = [y.array.copy() for y in run(link, chainer.get_device("@numpy"))]
     link.to_device(gpu)
     outputs = run(link, gpu)
     for y, e in zip(outputs, expected):
         assert chainer.backend.get_device_from_array(y.array) == gpu
-        numpy.testing.assert_allclose(chainer.backend.CpuDevice().send(y.array), e, rtol=1e-4, atol=1e-5)
+        atol = max(1e-5, 2e-6 * float(numpy.abs(e).max(initial=0)))
+        numpy.testing.assert_allclose(chainer.backend.CpuDevice().send(y.array), e, rtol=1e-4, atol=atol)
 
 
 @pytest.mark.gpu

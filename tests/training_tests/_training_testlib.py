@@ -45,7 +45,8 @@ def softmax_cross_entropy(y, t):
 
 def accuracy(y, t):
     y = chainer.as_array(y)
-    return chainer.Variable(numpy.asarray((y.argmax(axis=1) == t).mean(), dtype=y.dtype))
+    xp = chainer.backend.get_array_module(y)
+    return chainer.Variable(xp.asarray((y.argmax(axis=1) == t).mean(), dtype=y.dtype))
 
 
 def sigmoid_cross_entropy(x, t):

@@ -29,6 +29,16 @@ def _normalize_pad_width(pad_width: Any, ndim: int) -> tuple[tuple[int, int], ..
     return tuple((int(a), int(b)) for a, b in widths)
 
 
+def _source_index(in_shape: tuple[int, ...], widths: tuple[tuple[int, int], ...], mode: str) -> numpy.ndarray:
+    # Padding the flat element indices with the same mode tells where each output came from.
+    size = int(numpy.prod(in_shape, dtype=numpy.int64))
+    return numpy.pad(numpy.arange(size).reshape(in_shape), widths, mode=mode)
+
+
+def _is_gather(mode: Any, keywords: dict[str, Any]) -> bool:
+    return mode in _GATHER_MODES and set(keywords) <= {"reflect_type"} and keywords.get("reflect_type", "even") == "even"
+
+
 class Pad(function_node.FunctionNode):
     """:func:`numpy.pad`. The gradient is the central slice for ``'constant'`` padding;
     for ``'edge'``, ``'reflect'``, ``'symmetric'`` and ``'wrap'`` the padded copies add
@@ -60,6 +70,11 @@ class Pad(function_node.FunctionNode):
                 y = xp.full(tuple(n + a + b for n, (a, b) in zip(x.shape, self._widths)), value, x.dtype)
                 y[tuple(slice(a, a + n) for n, (a, _) in zip(x.shape, self._widths))] = x
                 return (y,)
+        if xp is not numpy and x.size and _is_gather(self.mode, self.keywords):
+            # cupy.pad's 'wrap' differs from NumPy's when a width exceeds the axis; a
+            # gather with NumPy's indices gives NumPy's result (and matches PadGrad).
+            source = _source_index(x.shape, self._widths, self.mode)
+            return (x.ravel()[xp.asarray(source)],)
         return (xp.pad(x, self._widths, mode=self.mode, **self.keywords),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -69,7 +84,7 @@ class Pad(function_node.FunctionNode):
         if self.mode == "constant":
             center = tuple(slice(before, before + n) for (before, _), n in zip(self._widths, self._in_shape))
             return (get_item.get_item(gy, center),)
-        if self.mode in _GATHER_MODES and self.keywords.get("reflect_type", "even") == "even":
+        if _is_gather(self.mode, self.keywords):
             return PadGrad(self._in_shape, self._widths, self.mode).apply((gy,))
         raise NotImplementedError(
             f"chainer.functions.pad: the gradient of mode {self.mode!r} with {self.keywords} is not implemented; "
@@ -91,8 +106,7 @@ class PadGrad(function_node.FunctionNode):
         gy = inputs[0]
         xp = backend.get_array_module(gy)
         size = int(numpy.prod(self._in_shape, dtype=numpy.int64))
-        # Padding the element indices with the same mode tells where each output came from.
-        source = numpy.pad(numpy.arange(size).reshape(self._in_shape), self._widths, mode=self.mode)
+        source = _source_index(self._in_shape, self._widths, self.mode)
         gx = _util.scatter_add_flat(size, xp.asarray(source), gy, gy.dtype)
         return (gx.reshape(self._in_shape),)
 

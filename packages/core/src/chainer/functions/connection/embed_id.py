@@ -4,20 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import backend, function_node, variable
 from chainer.utils import type_check
 
 
 def _scatter_add_rows(target: Any, rows: Any, values: Any) -> None:
-    xp = backend.get_array_module(target)
-    if xp is numpy:
-        numpy.add.at(target, rows, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(target, rows, values)
+    backend.get_array_module(target).add.at(target, rows, values)
 
 
 class EmbedIDFunction(function_node.FunctionNode):

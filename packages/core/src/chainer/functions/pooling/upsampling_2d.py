@@ -46,6 +46,8 @@ class Upsampling2D(function_node.FunctionNode):
         if any(n <= 0 for n in geometry.in_size):
             raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
         self.geometry = geometry
+        # Indexes kept on another device (e.g. NumPy ones for a CuPy x) move to x's.
+        self.indexes = backend.get_device_from_array(x).send(self.indexes)
         return (P.index_scatter(x, self.indexes, geometry),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -70,7 +72,8 @@ def upsampling_2d(
 
     Args:
         x: Input variable ``(N, C, H, W)``.
-        indexes: Integer array of ``x``'s shape with values in ``[0, kh * kw)``.
+        indexes: Integer array of ``x``'s shape with values in ``[0, kh * kw)``; it is
+            moved to ``x``'s device if it is on another.
         ksize: ``k`` or ``(kh, kw)`` of the pooling.
         stride: ``s`` or ``(sy, sx)``; ``None`` means ``ksize``.
         pad: ``p`` or ``(ph, pw)``.
