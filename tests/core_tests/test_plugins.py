@@ -246,3 +246,34 @@ def test_get_array_module_of_a_backend_whose_xp_is_a_property():
         assert backend.get_array_module(np.ones(2).view(PropArray)) is fake_xp
     finally:
         plugins.unregister(plugin)
+
+
+def test_array_owners_follow_plugin_registration_and_removal():
+    """Array types are matched to backends once and remembered; registering or removing a
+    plugin must make a NumPy subclass change hands all the same."""
+
+    class OwnedArray(np.ndarray):
+        pass
+
+    class OwnerDevice(_TinyDevice):
+        supported_array_types = (OwnedArray,)
+
+        @property
+        def name(self):
+            return "@owner"
+
+    class Plugin:
+        @chainer.hookimpl
+        def chainer_register_backends(self, register):
+            register("owner", OwnerDevice, array_types=(OwnedArray,), check_available=lambda: None)
+
+    array = np.ones(2).view(OwnedArray)
+    assert backend.get_device_from_array(array) == backend.CpuDevice()  # a NumPy subclass, before
+    plugin = Plugin()
+    plugins.register(plugin, name="owner")
+    try:
+        assert isinstance(backend.get_device_from_array(array), OwnerDevice)
+        assert isinstance(backend.get_device_from_array(array), OwnerDevice)  # the remembered owner
+    finally:
+        plugins.unregister(plugin)
+    assert backend.get_device_from_array(array) == backend.CpuDevice()

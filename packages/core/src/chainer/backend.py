@@ -204,9 +204,23 @@ def using_device(device_spec: Any) -> Iterator[Device]:
         yield device
 
 
+# Owners found by _entry_for_array_type, valid for one plugin generation (a plugin
+# registered or removed clears them). Only found owners are kept: a backend whose array
+# types are computed may own more types later (CuPy's, once it is imported).
+_owners: dict[type, BackendEntry] = {}
+_owners_generation = -1
+
+
 def _entry_for_array_type(array_type: type) -> BackendEntry | None:
     """The backend owning ``array_type``: the one registering the closest base class
     (a third party's NumPy subclass belongs to that third party, not to '@numpy')."""
+    global _owners_generation
+    if _owners_generation != plugins._manager.generation:
+        _owners.clear()
+        _owners_generation = plugins._manager.generation
+    owner = _owners.get(array_type)
+    if owner is not None:
+        return owner
     best = None
     best_distance = None
     mro = array_type.__mro__
@@ -216,6 +230,8 @@ def _entry_for_array_type(array_type: type) -> BackendEntry | None:
                 distance = mro.index(owned)
                 if best_distance is None or distance < best_distance:
                     best, best_distance = entry, distance
+    if best is not None:
+        _owners[array_type] = best
     return best
 
 
