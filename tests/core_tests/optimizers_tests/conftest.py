@@ -33,12 +33,14 @@ class OneParamLink(chainer.Link):
 
 def loss(link):
     w = link.w
-    return 0.5 * F.sum(A.astype(w.dtype) * w * w) + F.sum(B.astype(w.dtype) * w)
+    a, b = (link.device.send(c.astype(w.dtype)) for c in (A, B))
+    return 0.5 * F.sum(a * w * w) + F.sum(b * w)
 
 
-def run(opt, dtype=numpy.float64, steps=STEPS, fp32_update=False):
-    """Run ``steps`` updates of ``opt`` on the quadratic; return the link."""
+def run(opt, dtype=numpy.float64, steps=STEPS, fp32_update=False, device="@numpy"):
+    """Run ``steps`` updates of ``opt`` on the quadratic, on ``device``; return the link."""
     link = OneParamLink(W0.astype(dtype))
+    link.to_device(device)
     opt.setup(link)
     if fp32_update:
         opt.use_fp32_update()
@@ -56,7 +58,7 @@ TOLERANCES = {
 
 
 def check(link, w_ref, dtype):
-    w = link.w.array
+    w = chainer.backend.CpuDevice().send(link.w.array)
     assert w.dtype == dtype
     tol = TOLERANCES[dtype]
     numpy.testing.assert_allclose(w.astype(numpy.float64), w_ref, **tol)
@@ -77,3 +79,16 @@ class Problem:
 @pytest.fixture
 def problem():
     return Problem
+
+
+def _gpu_marks():
+    from chainer.backends import cuda
+
+    reason = cuda._unavailable_reason()
+    return [pytest.mark.gpu, pytest.mark.skipif(reason is not None, reason=f"needs a GPU: {reason}")]
+
+
+@pytest.fixture(params=["@numpy", pytest.param("@cupy:0", marks=_gpu_marks())])
+def device(request):
+    """Where the optimizer runs: the CPU, and the GPU's own kernels where there is one."""
+    return request.param

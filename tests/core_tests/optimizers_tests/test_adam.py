@@ -64,8 +64,8 @@ IMPLIED = {
 
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize(("cls", "kwargs"), CASES)
-def test_matches_reference(problem, cls, kwargs, dtype):
-    link = problem.run(cls(**kwargs), dtype)
+def test_matches_reference(problem, cls, kwargs, dtype, device):
+    link = problem.run(cls(**kwargs), dtype, device=device)
     problem.check(link, reference(problem, **kwargs, **IMPLIED[cls]), dtype)
 
 
@@ -92,8 +92,8 @@ def test_fp16_keeps_float32_moments(problem):
     assert state["m"].dtype == numpy.float32 and state["v"].dtype == numpy.float32
 
 
-def test_fp32_update_on_float16(problem):
-    link = problem.run(optimizers.Adam(alpha=0.1), numpy.float16, fp32_update=True)
+def test_fp32_update_on_float16(problem, device):
+    link = problem.run(optimizers.Adam(alpha=0.1), numpy.float16, fp32_update=True, device=device)
     problem.check(link, reference(problem, alpha=0.1), numpy.float16)
 
 

@@ -17,14 +17,14 @@ def reference(problem, lr, momentum, steps=3):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("kwargs", [{}, {"lr": 0.2, "momentum": 0.5}])
-def test_matches_reference(problem, dtype, kwargs):
-    link = problem.run(optimizers.MomentumSGD(**kwargs), dtype)
+def test_matches_reference(problem, dtype, kwargs, device):
+    link = problem.run(optimizers.MomentumSGD(**kwargs), dtype, device=device)
     ref = reference(problem, kwargs.get("lr", 0.01), kwargs.get("momentum", 0.9))
     problem.check(link, ref, dtype)
 
 
-def test_fp32_update_on_float16(problem):
-    link = problem.run(optimizers.MomentumSGD(lr=0.2, momentum=0.5), numpy.float16, fp32_update=True)
+def test_fp32_update_on_float16(problem, device):
+    link = problem.run(optimizers.MomentumSGD(lr=0.2, momentum=0.5), numpy.float16, fp32_update=True, device=device)
     problem.check(link, reference(problem, 0.2, 0.5), numpy.float16)
     state = link.w.update_rule.state
     assert state["v"].dtype == numpy.float32

@@ -16,13 +16,13 @@ def reference(problem, lr, steps=3):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("kwargs", [{}, {"lr": 0.3}])
-def test_matches_reference(problem, dtype, kwargs):
-    link = problem.run(optimizers.SGD(**kwargs), dtype)
+def test_matches_reference(problem, dtype, kwargs, device):
+    link = problem.run(optimizers.SGD(**kwargs), dtype, device=device)
     problem.check(link, reference(problem, kwargs.get("lr", 0.01)), dtype)
 
 
-def test_fp32_update_on_float16(problem):
-    link = problem.run(optimizers.SGD(lr=0.3), numpy.float16, fp32_update=True)
+def test_fp32_update_on_float16(problem, device):
+    link = problem.run(optimizers.SGD(lr=0.3), numpy.float16, fp32_update=True, device=device)
     problem.check(link, reference(problem, 0.3), numpy.float16)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy
 
 from chainer import optimizer
+from chainer.backends import cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(
@@ -55,6 +56,38 @@ class _BiasCorrectedRate:
         owner = self._alpha_t_owner
         warnings.warn(f"{owner}.alpha_t is deprecated; use {owner}.lr", DeprecationWarning, stacklevel=2)
         return self.lr
+
+
+# The whole update in one CUDA kernel (the NumPy formulas of AdamRule._update_param take
+# twelve passes, each a kernel launch on a GPU). G, P and M are the gradient, parameter
+# and moment types (M is float32 for float16 parameters).
+_GPU_IN = (
+    "G grad, M lr, M one_minus_beta1, M one_minus_beta2, M eps, M weight_decay_rate, M eta, M lower, M upper, bool clip"
+)
+_GPU_UPDATE = """
+    M g = (M)grad;
+    m += one_minus_beta1 * (g - m);
+    v += one_minus_beta2 * (g * g - v);
+    {second_moment}
+    M step = lr / (sqrt(vv) + eps);
+    if (clip) step = step < lower ? lower : (step > upper ? upper : step);
+    step *= m;
+    step += weight_decay_rate * (M)param;
+    param = (P)((M)param - eta * step);
+"""
+
+
+def _gpu_kernel(amsgrad: bool) -> Any:
+    if amsgrad:
+        return cuda.elementwise(
+            _GPU_IN,
+            "P param, M m, M v, M vhat",
+            _GPU_UPDATE.format(second_moment="vhat = vhat < v ? v : vhat; M vv = vhat;"),
+            "chainer_amsgrad_update",
+        )
+    return cuda.elementwise(
+        _GPU_IN, "P param, M m, M v", _GPU_UPDATE.format(second_moment="M vv = v;"), "chainer_adam_update"
+    )
 
 
 def _intermediate_dtype(dtype: Any) -> numpy.dtype[Any]:
@@ -138,13 +171,41 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         upper = final_lr * (1.0 + 1.0 / gamma_t) if gamma_t else math.inf
         return lower, upper
 
+    def _checked_eps(self, dtype: numpy.dtype[Any]) -> float:
+        eps = _common.scalar(self.hyperparam.eps)
+        if eps != 0 and dtype.type(eps) == 0:
+            raise ValueError(f"{type(self).__name__}: eps={eps} underflows to zero in {dtype}; use a larger eps")
+        return eps
+
+    def update_core_gpu(self, param: Any) -> None:
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        eps = self._checked_eps(_intermediate_dtype(param.dtype))
+        lower, upper = self._bounds() if hp.adabound else (0.0, math.inf)
+        state = self.state
+        moments = (state["m"], state["v"], state["vhat"]) if hp.amsgrad else (state["m"], state["v"])
+        _gpu_kernel(bool(hp.amsgrad))(
+            grad,
+            self.lr,
+            1 - _common.scalar(hp.beta1),
+            1 - _common.scalar(hp.beta2),
+            eps,
+            _common.scalar(hp.weight_decay_rate),
+            _common.scalar(hp.eta),
+            lower,
+            upper,
+            bool(hp.adabound),
+            param.array,
+            *moments,
+        )
+
     def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         xp = param.device.xp
         dtype = _intermediate_dtype(param.dtype)
-        eps = _common.scalar(hp.eps)
-        if eps != 0 and dtype.type(eps) == 0:
-            raise ValueError(f"{type(self).__name__}: eps={eps} underflows to zero in {dtype}; use a larger eps")
+        eps = self._checked_eps(dtype)
         beta1, beta2 = _common.scalar(hp.beta1), _common.scalar(hp.beta2)
         grad = grad.astype(dtype, copy=False)
         m, v = self.state["m"], self.state["v"]

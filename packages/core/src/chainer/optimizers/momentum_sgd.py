@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.backends import cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01, momentum=0.9)
@@ -22,6 +23,19 @@ class MomentumSGDRule(_common.MomentumRuleBase):
     """
 
     _defaults = _default_hyperparam
+
+    def update_core_gpu(self, param: Any) -> None:
+        # One kernel instead of the three launches of the formulas below.
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        cuda.elementwise(
+            "G grad, T lr, T momentum",
+            "T param, T v",
+            "v = momentum * v - lr * (T)grad; param += v;",
+            "chainer_momentum_sgd",
+        )(grad, _common.scalar(hp.lr), _common.scalar(hp.momentum), param.array, self.state["v"])
 
     def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam

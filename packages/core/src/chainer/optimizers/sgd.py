@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import optimizer
+from chainer.backends import cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01)
@@ -22,6 +23,14 @@ class SGDRule(_common.RuleBase):
 
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None, lr: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr)
+
+    def update_core_gpu(self, param: Any) -> None:
+        # One kernel instead of two launches (the product, then the subtraction).
+        grad = param.grad
+        if grad is not None:
+            cuda.elementwise("G grad, T lr", "T param", "param -= lr * (T)grad;", "chainer_sgd")(
+                grad, _common.scalar(self.hyperparam.lr), param.array
+            )
 
     def _update_param(self, param: Any, grad: Any) -> None:
         param.array -= _common.scalar(self.hyperparam.lr) * grad
