@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _gpu_kernels
 from chainer.utils import type_check
 
 
@@ -31,24 +32,21 @@ class ReLU(function_node.FunctionNode):
 
 
 class ReLUGrad(function_node.FunctionNode):
-    """Pass gradients where the ReLU output is positive. Linear in ``gy``, so its own
-    gradient is the same mask."""
+    """Pass gradients where the ReLU output ``y`` is positive. Linear in ``gy``, so its
+    own gradient is the same function of ``y``."""
 
     def __init__(self, y: Any) -> None:
-        self._mask = y > 0
+        self._y = y
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gy = inputs[0]
-        return (utils.force_array(gy * self._mask),)
+        return (utils.force_array(gy * (self._y > 0)),)
+
+    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return (_gpu_kernels.relu_grad(self._y, inputs[0]),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return ReLUGrad._from_mask(self._mask).apply(grad_outputs)
-
-    @classmethod
-    def _from_mask(cls, mask: Any) -> ReLUGrad:
-        node = cls.__new__(cls)
-        node._mask = mask
-        return node
+        return ReLUGrad(self._y).apply(grad_outputs)
 
 
 def relu(x: Any) -> variable.Variable:

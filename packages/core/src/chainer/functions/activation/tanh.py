@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _gpu_kernels
 from chainer.utils import type_check
 
 
@@ -30,10 +31,14 @@ class Tanh(function_node.FunctionNode):
 class TanhGrad(function_node.FunctionNode):
     """:math:`g_x = g_y (1 - y^2)` from the output ``y`` of tanh."""
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
         return (utils.force_array(gy * (1 - y * y)),)
+
+    def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        return (_gpu_kernels.tanh_grad(*inputs),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         y, gy = self.get_retained_inputs()

@@ -36,7 +36,9 @@ def _source_index(in_shape: tuple[int, ...], widths: tuple[tuple[int, int], ...]
 
 
 def _is_gather(mode: Any, keywords: dict[str, Any]) -> bool:
-    return mode in _GATHER_MODES and set(keywords) <= {"reflect_type"} and keywords.get("reflect_type", "even") == "even"
+    return (
+        mode in _GATHER_MODES and set(keywords) <= {"reflect_type"} and keywords.get("reflect_type", "even") == "even"
+    )
 
 
 class Pad(function_node.FunctionNode):
