@@ -17,12 +17,15 @@ Because each node's backward is its partner, derivatives of any order come free.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy
 
 from chainer import backend, function_node
+from chainer.backends import cuda
+from chainer.functions import _gpu_kernels
 from chainer.functions.connection import _conv_kernels as K
 
 _ALL = (slice(None), slice(None))
@@ -121,14 +124,101 @@ def window_spread(y: Any, geometry: Geometry) -> Any:
     return unpad(img, geometry)
 
 
+# CUDA kernels for the index sweeps of max pooling, one launch each instead of several
+# per kernel offset. They see every window sweep as three-dimensional (a missing leading
+# axis has size 1, window 1, stride 1, no padding); ``i`` is the flat element index.
+_GPU_SIZES = (
+    "int32 d, int32 h, int32 w, int32 od, int32 oh, int32 ow, int32 kd, int32 kh, int32 kw, "
+    "int32 sd, int32 sh, int32 sw, int32 pd, int32 ph, int32 pw"
+)
+_GPU_OUTPUT_POSITION = """
+    const ptrdiff_t ox = i % ow, oy = (i / ow) % oh, oz = (i / ((ptrdiff_t)ow * oh)) % od;
+    const ptrdiff_t image = i / ((ptrdiff_t)ow * oh * od);
+    const ptrdiff_t z0 = oz * sd - pd, y0 = oy * sh - ph, x0 = ox * sw - pw;
+    #define CHAINER_INSIDE(z, y, x) ((z) >= 0 && (z) < d && (y) >= 0 && (y) < h && (x) >= 0 && (x) < w)
+    #define CHAINER_AT(z, y, x) (((image * d + (z)) * h + (y)) * w + (x))
+"""
+# First maximum (strictly greater moves it); a NaN makes the maximum NaN, as
+# numpy.maximum does, and keeps the index found before it.
+_GPU_MAX = (
+    _GPU_OUTPUT_POSITION
+    + """
+    T best = neg_inf;
+    int best_t = 0, t = 0;
+    for (int kz = 0; kz < kd; ++kz)
+      for (int ky = 0; ky < kh; ++ky)
+        for (int kx = 0; kx < kw; ++kx, ++t) {
+          const ptrdiff_t zz = z0 + kz, yy = y0 + ky, xx = x0 + kx;
+          const T v = CHAINER_INSIDE(zz, yy, xx) ? x[CHAINER_AT(zz, yy, xx)] : neg_inf;
+          if (t == 0 || v > best) { best = v; best_t = t; }
+          else if (v != v) { best = v; }
+        }
+    y = best;
+    index = best_t;
+"""
+)
+_GPU_GATHER = (
+    _GPU_OUTPUT_POSITION
+    + """
+    const int t = index;
+    const ptrdiff_t zz = z0 + t / (kh * kw), yy = y0 + (t / kw) % kh, xx = x0 + t % kw;
+    y = CHAINER_INSIDE(zz, yy, xx) ? x[CHAINER_AT(zz, yy, xx)] : (T)0;
+"""
+)
+# The adjoint of the gather, as a gather over the image (no atomics, deterministic):
+# each element sums the values of the windows holding it whose index names it (in the
+# compute type C of _gpu_kernels.float_kernel).
+_GPU_SCATTER = """
+    const ptrdiff_t xx = i % w + pw, yy = (i / w) % h + ph, zz = (i / ((ptrdiff_t)w * h)) % d + pd;
+    const ptrdiff_t image = i / ((ptrdiff_t)w * h * d);
+    #define CHAINER_FIRST(a, k, s) ((a) - (k) + 1 > 0 ? ((a) - (k) + (s)) / (s) : 0)
+    #define CHAINER_LAST(a, s, o) ((a) / (s) < (o) - 1 ? (a) / (s) : (o) - 1)
+    C sum = 0;
+    for (ptrdiff_t oz = CHAINER_FIRST(zz, kd, sd); oz <= CHAINER_LAST(zz, sd, od); ++oz)
+      for (ptrdiff_t oy = CHAINER_FIRST(yy, kh, sh); oy <= CHAINER_LAST(yy, sh, oh); ++oy)
+        for (ptrdiff_t ox = CHAINER_FIRST(xx, kw, sw); ox <= CHAINER_LAST(xx, sw, ow); ++ox) {
+          const ptrdiff_t o = ((image * od + oz) * oh + oy) * ow + ox;
+          const int t = ((zz - oz * sd) * kh + (yy - oy * sh)) * kw + (xx - ox * sw);
+          if (index[o] == t) sum += (C)values[o];
+        }
+    img = (T)sum;
+"""
+
+
+def _gpu_sizes(geometry: Geometry) -> tuple[int, ...]:
+    lead = 3 - len(geometry.ksize)
+    return (
+        (1,) * lead
+        + geometry.in_size
+        + (1,) * lead
+        + geometry.outsize
+        + (1,) * lead
+        + geometry.ksize
+        + (1,) * lead
+        + geometry.stride
+        + (0,) * lead
+        + geometry.pad
+    )
+
+
+def _on_gpu(xp: Any, geometry: Geometry) -> bool:
+    return xp is not numpy and xp is sys.modules.get("cupy") and len(geometry.ksize) <= 3
+
+
 def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
     """Maximum over each window (padding is ``-inf``) and the flat kernel offset of the
     first maximum, as ``(y, indexes)``."""
     xp = backend.get_array_module(x)
-    xpad = pad(x, geometry, -numpy.inf)
     offsets = geometry.offsets()
-    y = xpad[geometry.window(offsets[0])].copy()
     index_dtype = numpy.int8 if len(offsets) <= 127 else numpy.int32
+    if _on_gpu(xp, geometry):
+        y = xp.empty(x.shape[:2] + geometry.outsize, x.dtype)
+        indexes = xp.empty(y.shape, index_dtype)
+        kernel = cuda.elementwise(f"raw T x, T neg_inf, {_GPU_SIZES}", "T y, I index", _GPU_MAX, "chainer_max_pool")
+        kernel(xp.ascontiguousarray(x), -numpy.inf, *_gpu_sizes(geometry), y, indexes)
+        return y, indexes
+    xpad = pad(x, geometry, -numpy.inf)
+    y = xpad[geometry.window(offsets[0])].copy()
     indexes = xp.zeros(y.shape, index_dtype)
     better = xp.empty(y.shape, numpy.bool_)
     step = xp.empty(y.shape, index_dtype)
@@ -155,6 +245,13 @@ def _tiles_exactly(geometry: Geometry) -> bool:
 def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
     """``img[o s + offset(indexes[o]) - p] += values[o]``; returns ``(N, C, *in_size)``."""
     xp = backend.get_array_module(values)
+    if _on_gpu(xp, geometry):
+        img = xp.empty(values.shape[:2] + geometry.in_size, values.dtype)
+        kernel = _gpu_kernels.float_kernel(
+            "index_scatter", f"raw T values, raw I index, {_GPU_SIZES}", "T img", _GPU_SCATTER, values.dtype
+        )
+        kernel(xp.ascontiguousarray(values), xp.ascontiguousarray(indexes), *_gpu_sizes(geometry), img)
+        return img
     shape = values.shape[:2] + geometry.padded_size
     img = xp.empty(shape, values.dtype) if _tiles_exactly(geometry) else xp.zeros(shape, values.dtype)
     overlapping = geometry.overlapping()
@@ -173,6 +270,11 @@ def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
 def index_gather(x: Any, indexes: Any, geometry: Geometry) -> Any:
     """``y[o] = x[o s + offset(indexes[o]) - p]`` (zero where that is padding)."""
     xp = backend.get_array_module(x)
+    if _on_gpu(xp, geometry):
+        kernel = cuda.elementwise(f"raw T x, I index, {_GPU_SIZES}", "T y", _GPU_GATHER, "chainer_index_gather")
+        y = xp.empty(indexes.shape, x.dtype)
+        kernel(xp.ascontiguousarray(x), indexes, *_gpu_sizes(geometry), y)
+        return y
     xpad = pad(x, geometry)
     y = xp.zeros(indexes.shape, x.dtype)
     for t, offset in enumerate(geometry.offsets()):
