@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy
 
 from chainer import _workspace, backend
+from chainer.functions import _gpu_kernels
 
 
 def as_tuple(value: Any, n: int, name: str, where: str, minimum: int = 1) -> tuple[int, ...]:
@@ -71,6 +73,8 @@ def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: floa
     if not any(before) and not any(after):
         return x
     xp = backend.get_array_module(x)
+    if xp is not numpy and xp is sys.modules.get("cupy") and len(before) <= 3:
+        return _gpu_kernels.pad_spatial(x, tuple(before), tuple(after), value)
     shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
     y = xp.empty(shape, x.dtype)
     # Fill only the borders: the interior is overwritten by x right after.
