@@ -1,6 +1,10 @@
 """GPU benchmarks: our CuPy paths against PyTorch CUDA, in the same process.
 
-Workloads (each step ends in a device synchronisation, for both frameworks):
+Each figure is the best of several timed runs of ten steps, every run ending in a device
+synchronisation; ours and PyTorch's runs alternate, so that both see the same host load
+(our steps are bound by the host's Python and kernel launches, and move with it most).
+
+Workloads:
 
 - ``overhead``: the per-op chain of ``overhead.py`` (tanh(h * 0.5 + 0.1), 100 steps, then
   sum(h).backward()) on 10 float32 elements on the GPU: launch and graph overhead.
@@ -42,18 +46,37 @@ def _sync() -> None:
     cuda.cupy.cuda.Device().synchronize()
 
 
-def _best(func: Callable[[], Any], sync: Callable[[], None], repeat: int = 7, number: int = 10) -> float:
-    for _ in range(3):
-        func()
-    sync()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
+def _interleaved(
+    funcs: list[Callable[[], Any]], sync: Callable[[], None], repeat: int = 9, number: int = 10
+) -> list[float]:
+    """Best seconds per call of each function (each timed run ends in a device
+    synchronisation), in alternating rounds: the host's load, which moves our
+    Python-bound steps most, is then the same for both."""
+    for func in funcs:
+        for _ in range(3):
             func()
-        sync()
-        best = min(best, (time.perf_counter() - start) / number)
+    sync()
+    best = [float("inf")] * len(funcs)
+    for _ in range(repeat):
+        for i, func in enumerate(funcs):
+            start = time.perf_counter()
+            for _ in range(number):
+                func()
+            sync()
+            best[i] = min(best[i], (time.perf_counter() - start) / number)
     return best
+
+
+def _sync_all() -> None:
+    _sync()
+    torch = _torch()
+    if torch is not None:
+        torch.cuda.synchronize()
+
+
+# A workload: our step, PyTorch's step (None without PyTorch CUDA), the unit of the
+# figures and the number of units per step (ops per step for the overhead).
+Workload = tuple[Callable[[], Any], "Callable[[], Any] | None", str, float]
 
 
 def _torch() -> Any:
@@ -63,7 +86,7 @@ def _torch() -> Any:
     return torch
 
 
-def overhead() -> dict[str, float | None]:
+def overhead() -> Workload:
     cp = cuda.cupy
 
     def ours() -> None:
@@ -72,21 +95,20 @@ def overhead() -> dict[str, float | None]:
             h = F.tanh(h * 0.5 + 0.1)
         F.sum(h).backward()
 
-    result: dict[str, float | None] = {"chainer_us_per_op": _best(ours, _sync) / 300 * 1e6, "torch_us_per_op": None}
     torch = _torch()
-    if torch is not None:
+    if torch is None:
+        return ours, None, "us_per_op", 300
 
-        def theirs() -> None:
-            h = torch.ones(10, dtype=torch.float32, device="cuda", requires_grad=True)
-            for _ in range(100):
-                h = torch.tanh(h * 0.5 + 0.1)
-            torch.sum(h).backward()
+    def theirs() -> None:
+        h = torch.ones(10, dtype=torch.float32, device="cuda", requires_grad=True)
+        for _ in range(100):
+            h = torch.tanh(h * 0.5 + 0.1)
+        torch.sum(h).backward()
 
-        result["torch_us_per_op"] = _best(theirs, torch.cuda.synchronize) / 300 * 1e6
-    return result
+    return ours, theirs, "us_per_op", 300
 
 
-def _cnn(batch: int) -> dict[str, float | None]:
+def _cnn(batch: int) -> Workload:
     cp = cuda.cupy
     rng = numpy.random.default_rng(0)
     host_params = cnn.make_params(rng)
@@ -111,43 +133,42 @@ def _cnn(batch: int) -> dict[str, float | None]:
             v -= cnn.LR * p.grad
             p.array += v
 
-    result: dict[str, float | None] = {"chainer_ms_per_step": _best(ours, _sync) * 1e3, "torch_ms_per_step": None}
     torch = _torch()
-    if torch is not None:
-        tparams = [torch.from_numpy(a).cuda().requires_grad_() for a in host_params]
-        tvel = [torch.zeros_like(p) for p in tparams]
-        tx = torch.from_numpy(x_host).cuda()
-        tt = torch.from_numpy(t_host.astype(numpy.int64)).cuda()
-        tf = torch.nn.functional
-        torch.backends.cudnn.benchmark = True
+    if torch is None:
+        return ours, None, "ms_per_step", 1
+    tparams = [torch.from_numpy(a).cuda().requires_grad_() for a in host_params]
+    tvel = [torch.zeros_like(p) for p in tparams]
+    tx = torch.from_numpy(x_host).cuda()
+    tt = torch.from_numpy(t_host.astype(numpy.int64)).cuda()
+    tf = torch.nn.functional
+    torch.backends.cudnn.benchmark = True
 
-        def theirs() -> None:
-            W1, b1, W2, b2, W3, b3, W4, b4 = tparams
-            h = tf.max_pool2d(tf.relu(tf.conv2d(tx, W1, b1, padding=1)), 2)
-            h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
-            h = tf.relu(tf.linear(h.reshape(batch, -1), W3, b3))
-            loss = tf.cross_entropy(tf.linear(h, W4, b4), tt)
-            for p in tparams:
-                p.grad = None
-            loss.backward()
-            with torch.no_grad():
-                for p, v in zip(tparams, tvel):
-                    v.mul_(cnn.MOMENTUM).sub_(cnn.LR * p.grad)
-                    p.add_(v)
+    def theirs() -> None:
+        W1, b1, W2, b2, W3, b3, W4, b4 = tparams
+        h = tf.max_pool2d(tf.relu(tf.conv2d(tx, W1, b1, padding=1)), 2)
+        h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
+        h = tf.relu(tf.linear(h.reshape(batch, -1), W3, b3))
+        loss = tf.cross_entropy(tf.linear(h, W4, b4), tt)
+        for p in tparams:
+            p.grad = None
+        loss.backward()
+        with torch.no_grad():
+            for p, v in zip(tparams, tvel):
+                v.mul_(cnn.MOMENTUM).sub_(cnn.LR * p.grad)
+                p.add_(v)
 
-        result["torch_ms_per_step"] = _best(theirs, torch.cuda.synchronize) * 1e3
-    return result
+    return ours, theirs, "ms_per_step", 1
 
 
-def cnn_step() -> dict[str, float | None]:
+def cnn_step() -> Workload:
     return _cnn(cnn.BATCH)
 
 
-def cnn_large() -> dict[str, float | None]:
+def cnn_large() -> Workload:
     return _cnn(512)
 
 
-def mlp_step() -> dict[str, float | None]:
+def mlp_step() -> Workload:
     cp = cuda.cupy
     model = mlp.MLP()
     model.to_gpu()
@@ -161,30 +182,29 @@ def mlp_step() -> dict[str, float | None]:
         F.softmax_cross_entropy(model(x), t).backward()
         optimizer.update()
 
-    result: dict[str, float | None] = {"chainer_ms_per_step": _best(ours, _sync) * 1e3, "torch_ms_per_step": None}
     torch = _torch()
-    if torch is not None:
-        layers: list[Any] = []
-        for i, (n_in, n_out) in enumerate(zip(mlp.SIZES[:-1], mlp.SIZES[1:])):
-            layers.append(torch.nn.Linear(n_in, n_out))
-            if i < len(mlp.SIZES) - 2:
-                layers.append(torch.nn.ReLU())
-        tmodel = torch.nn.Sequential(*layers).cuda()
-        toptimizer = torch.optim.Adam(tmodel.parameters())
-        tx = torch.randn(mlp.BATCH, mlp.SIZES[0], device="cuda")
-        tt = torch.randint(0, mlp.SIZES[-1], (mlp.BATCH,), device="cuda")
-        loss_fn = torch.nn.CrossEntropyLoss()
+    if torch is None:
+        return ours, None, "ms_per_step", 1
+    layers: list[Any] = []
+    for i, (n_in, n_out) in enumerate(zip(mlp.SIZES[:-1], mlp.SIZES[1:])):
+        layers.append(torch.nn.Linear(n_in, n_out))
+        if i < len(mlp.SIZES) - 2:
+            layers.append(torch.nn.ReLU())
+    tmodel = torch.nn.Sequential(*layers).cuda()
+    toptimizer = torch.optim.Adam(tmodel.parameters())
+    tx = torch.randn(mlp.BATCH, mlp.SIZES[0], device="cuda")
+    tt = torch.randint(0, mlp.SIZES[-1], (mlp.BATCH,), device="cuda")
+    loss_fn = torch.nn.CrossEntropyLoss()
 
-        def theirs() -> None:
-            toptimizer.zero_grad()
-            loss_fn(tmodel(tx), tt).backward()
-            toptimizer.step()
+    def theirs() -> None:
+        toptimizer.zero_grad()
+        loss_fn(tmodel(tx), tt).backward()
+        toptimizer.step()
 
-        result["torch_ms_per_step"] = _best(theirs, torch.cuda.synchronize) * 1e3
-    return result
+    return ours, theirs, "ms_per_step", 1
 
 
-def resnet50() -> dict[str, float | None]:
+def resnet50() -> Workload:
     import chainer.links as L
 
     model = L.ResNet50Layers(pretrained_model=None)
@@ -195,26 +215,28 @@ def resnet50() -> dict[str, float | None]:
         with chainer.using_config("train", False), chainer.no_backprop_mode():
             model(x, layers=["prob"])
 
-    return {"chainer_ms_per_batch32": _best(ours, _sync, repeat=3, number=3) * 1e3}
+    return ours, None, "ms_per_batch32", 1
 
 
 BENCHMARKS = {"overhead": overhead, "cnn": cnn_step, "cnn_large": cnn_large, "mlp": mlp_step, "resnet50": resnet50}
+
+
+def run(name: str) -> dict[str, float | None]:
+    """Our figure and PyTorch's (None without PyTorch CUDA) for one workload."""
+    ours, theirs, unit, per_step = BENCHMARKS[name]()
+    scale = (1e6 if unit.startswith("us") else 1e3) / per_step
+    funcs = [ours] if theirs is None else [ours, theirs]
+    times = _interleaved(
+        funcs, _sync_all, repeat=5 if name == "resnet50" else 9, number=3 if name == "resnet50" else 10
+    )
+    return {f"chainer_{unit}": times[0] * scale, f"torch_{unit}": times[1] * scale if theirs is not None else None}
 
 
 def profile(name: str) -> None:
     import cProfile
     import pstats
 
-    # Run the benchmark with a _best that only keeps the step functions (ours first).
-    global _best
-    timed = _best
-    captured: list[Callable[[], Any]] = []
-    _best = lambda func, sync, **kw: captured.append(func) or 1.0
-    try:
-        BENCHMARKS[name]()
-    finally:
-        _best = timed
-    step = captured[0]
+    step = BENCHMARKS[name]()[0]
     for _ in range(5):
         step()
     _sync()
@@ -243,14 +265,13 @@ def main(names: list[str]) -> int:
         f"device: {cuda.cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}; torch: {torch and torch.__version__}"
     )
     for name in names or list(BENCHMARKS):
-        result = BENCHMARKS[name]()
+        result = run(name)
         print(f"== gpu {name}")
         for key, value in result.items():
             print(f"  {key}: {'n/a' if value is None else f'{value:.3f}'}")
-        ours = [v for k, v in result.items() if k.startswith("chainer")]
-        theirs = [v for k, v in result.items() if k.startswith("torch")]
-        if ours and theirs and theirs[0]:
-            print(f"  ratio chainer/torch: {ours[0] / theirs[0]:.2f}x")
+        ours, theirs = result.values()
+        if ours and theirs:
+            print(f"  ratio chainer/torch: {ours / theirs:.2f}x")
         sys.stdout.flush()
     return 0
 
