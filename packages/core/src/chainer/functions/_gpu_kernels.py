@@ -67,3 +67,60 @@ def pad_spatial(x: Any, before: tuple[int, ...], after: tuple[int, ...], value: 
     kernel = cuda.elementwise(f"raw T x, T value, {_PAD_SIZES}", "T y", _PAD, "chainer_pad_spatial")
     kernel(cupy.ascontiguousarray(x), value, *sizes, y)
     return y
+
+
+# col2im (the adjoint of im2col) as a gather over the image: each element sums the
+# columns of the kernel offsets and output positions that read it (no atomics).
+_COL2IM_SIZES = (
+    "int32 d, int32 h, int32 w, int32 od, int32 oh, int32 ow, int32 kd, int32 kh, int32 kw, "
+    "int32 sd, int32 sh, int32 sw, int32 pd, int32 ph, int32 pw, int32 dd, int32 dh, int32 dw"
+)
+_COL2IM = """
+    const ptrdiff_t xx = i % w + pw, yy = (i / w) % h + ph, zz = (i / ((ptrdiff_t)w * h)) % d + pd;
+    const ptrdiff_t plane = i / ((ptrdiff_t)w * h * d);
+    C sum = 0;
+    for (int kz = 0; kz < kd; ++kz) {
+      const ptrdiff_t az = zz - kz * dd;
+      if (az < 0 || az % sd != 0 || az / sd >= od) continue;
+      for (int ky = 0; ky < kh; ++ky) {
+        const ptrdiff_t ay = yy - ky * dh;
+        if (ay < 0 || ay % sh != 0 || ay / sh >= oh) continue;
+        for (int kx = 0; kx < kw; ++kx) {
+          const ptrdiff_t ax = xx - kx * dw;
+          if (ax < 0 || ax % sw != 0 || ax / sw >= ow) continue;
+          const ptrdiff_t k = ((plane * kd + kz) * kh + ky) * kw + kx;
+          sum += (C)col[((k * od + az / sd) * oh + ay / sh) * ow + ax / sw];
+        }
+      }
+    }
+    img = (T)sum;
+"""
+
+
+def col2im(
+    col: Any, stride: tuple[int, ...], pad: tuple[int, ...], dilate: tuple[int, ...], in_size: tuple[int, ...]
+) -> Any:
+    """Sum ``col`` ``(N, C, *ksize, *outsize)`` (at most three spatial axes) back onto the
+    image ``(N, C, *in_size)``, in one kernel launch."""
+    cupy = cuda.cupy
+    nd = len(in_size)
+    lead = 3 - nd
+    ksize, outsize = col.shape[2 : 2 + nd], col.shape[2 + nd :]
+    img = cupy.empty(col.shape[:2] + tuple(in_size), col.dtype)
+    sizes = (
+        (1,) * lead
+        + tuple(in_size)
+        + (1,) * lead
+        + tuple(outsize)
+        + (1,) * lead
+        + tuple(ksize)
+        + (1,) * lead
+        + tuple(stride)
+        + (0,) * lead
+        + tuple(pad)
+        + (1,) * lead
+        + tuple(dilate)
+    )
+    kernel = float_kernel("col2im", f"raw T col, {_COL2IM_SIZES}", "T img", _COL2IM, col.dtype)
+    kernel(cupy.ascontiguousarray(col), *sizes, img)
+    return img

@@ -133,10 +133,13 @@ def col2im(
     """Adjoint of :func:`im2col_view`: sum ``col`` ``(N, C, *ksize, *outsize)`` back
     onto an image ``(N, C, *in_size)`` (overlapping windows add up).
 
-    One strided slice-add per kernel offset; the result is C-contiguous.
+    One strided slice-add per kernel offset (one gather kernel on a GPU); the result is
+    C-contiguous.
     """
     xp = backend.get_array_module(col)
     nd = len(in_size)
+    if xp is not numpy and xp is sys.modules.get("cupy") and nd <= 3:
+        return _gpu_kernels.col2im(col, tuple(stride), tuple(pad), tuple(dilate), tuple(in_size))
     ksize = col.shape[2 : 2 + nd]
     outsize = col.shape[2 + nd :]
     after = [end_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(in_size, outsize, ksize, stride, pad, dilate)]
@@ -278,7 +281,9 @@ def deconv_forward(
     kdim = cout_g * size(ksize)
     w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
     xc = x.astype(dtype, copy=False)
-    flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if all(s == 1 for s in stride) else None
+    # The flat path saves the CPU a scattered col2im; a GPU runs col2im as one kernel.
+    unit_stride = all(s == 1 for s in stride)
+    flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if unit_stride and xp is numpy else None
     if flat is not None:
         y = _deconv_flat(xc, w, g, pad, outsize, *flat)
     else:
