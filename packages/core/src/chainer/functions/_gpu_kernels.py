@@ -9,6 +9,7 @@ arrays here. Each is written against a compute type ``C``: ``double`` for float6
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy
@@ -21,6 +22,15 @@ def float_kernel(name: str, in_params: str, out_params: str, body: str, dtype: A
     type for arrays of ``dtype``."""
     compute = "double" if numpy.dtype(dtype) == numpy.float64 else "float"
     return cuda.elementwise(in_params, out_params, f"typedef {compute} C; {body}", f"chainer_{name}_{compute}")
+
+
+def sizes_3d(*per_axis: tuple[Sequence[int], int]) -> tuple[int, ...]:
+    """Kernel arguments for one to three spatial axes seen as three: each ``(values,
+    fill)`` gives its per-axis values, led by ``fill`` for the missing leading axes."""
+    sizes: tuple[int, ...] = ()
+    for values, fill in per_axis:
+        sizes += (fill,) * (3 - len(values)) + tuple(int(v) for v in values)
+    return sizes
 
 
 def relu_grad(y: Any, gy: Any) -> Any:
@@ -60,10 +70,9 @@ def pad_spatial(x: Any, before: tuple[int, ...], after: tuple[int, ...], value: 
     """``x`` ``(N, C, *spatial)`` (at most three spatial axes) padded by ``value``, in one
     kernel launch."""
     cupy = cuda.cupy
-    lead = 3 - len(before)
     shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
     y = cupy.empty(shape, x.dtype)
-    sizes = (1,) * lead + tuple(x.shape[2:]) + (1,) * lead + tuple(shape[2:]) + (0,) * lead + tuple(before)
+    sizes = sizes_3d((x.shape[2:], 1), (shape[2:], 1), (before, 0))
     kernel = cuda.elementwise(f"raw T x, T value, {_PAD_SIZES}", "T y", _PAD, "chainer_pad_spatial")
     kernel(cupy.ascontiguousarray(x), value, *sizes, y)
     return y
@@ -104,23 +113,9 @@ def col2im(
     image ``(N, C, *in_size)``, in one kernel launch."""
     cupy = cuda.cupy
     nd = len(in_size)
-    lead = 3 - nd
     ksize, outsize = col.shape[2 : 2 + nd], col.shape[2 + nd :]
     img = cupy.empty(col.shape[:2] + tuple(in_size), col.dtype)
-    sizes = (
-        (1,) * lead
-        + tuple(in_size)
-        + (1,) * lead
-        + tuple(outsize)
-        + (1,) * lead
-        + tuple(ksize)
-        + (1,) * lead
-        + tuple(stride)
-        + (0,) * lead
-        + tuple(pad)
-        + (1,) * lead
-        + tuple(dilate)
-    )
+    sizes = sizes_3d((in_size, 1), (outsize, 1), (ksize, 1), (stride, 1), (pad, 0), (dilate, 1))
     kernel = float_kernel("col2im", f"raw T col, {_COL2IM_SIZES}", "T img", _COL2IM, col.dtype)
     kernel(cupy.ascontiguousarray(col), *sizes, img)
     return img

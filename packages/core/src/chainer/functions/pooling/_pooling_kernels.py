@@ -186,19 +186,8 @@ _GPU_SCATTER = """
 
 
 def _gpu_sizes(geometry: Geometry) -> tuple[int, ...]:
-    lead = 3 - len(geometry.ksize)
-    return (
-        (1,) * lead
-        + geometry.in_size
-        + (1,) * lead
-        + geometry.outsize
-        + (1,) * lead
-        + geometry.ksize
-        + (1,) * lead
-        + geometry.stride
-        + (0,) * lead
-        + geometry.pad
-    )
+    g = geometry
+    return _gpu_kernels.sizes_3d((g.in_size, 1), (g.outsize, 1), (g.ksize, 1), (g.stride, 1), (g.pad, 0))
 
 
 def _on_gpu(xp: Any, geometry: Geometry) -> bool:
