@@ -56,7 +56,8 @@ class Case:
     # same result at every call with the same parameters: stateful layers start from a reset.
     call: Callable[..., Any] | None = None
     # A model-zoo network (tens of millions of parameters): saved without compression (zlib
-    # spends 5-20 s on their random floats; compression is covered by the other cases).
+    # spends 5-20 s on their random floats; compression is covered by the other cases), and
+    # its normal draws come from a faster generator (see _draw_normals_from_a_generator).
     zoo: bool = False
     # Whether the case is marked slow (its tests take over ~2 s each).
     slow: bool = False
@@ -460,8 +461,35 @@ def _params(link: chainer.Link) -> dict[str, Any]:
 
 
 @pytest.fixture(params=[pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.slow else []) for c in CASES])
-def case(request):
+def case(request, monkeypatch):
+    if request.param.zoo:
+        _draw_normals_from_a_generator(monkeypatch)
     return request.param
+
+
+def _draw_normals_from_a_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make Normal (and so HeNormal and LeCunNormal) fill float32 NumPy arrays from a Generator.
+
+    A model-zoo network draws 25 to 144 million normal samples per instance, and each test
+    makes several (copies, repeat()); NumPy's legacy global stream, Normal's default source,
+    draws them in float64 at about 30 ns each, several times slower than a Generator in
+    float32. The tests only need fresh draws, which either gives; the initializers themselves
+    are tested in the initializers' tests."""
+    original = initializers.Normal.__call__
+    rng = np.random.default_rng(0)
+
+    def call(self: initializers.Normal, array: Any) -> None:
+        if (
+            type(array) is not np.ndarray
+            or array.dtype != np.float32
+            or not array.flags.c_contiguous
+            or self.rng is not None
+        ):
+            return original(self, array)
+        rng.standard_normal(out=array, dtype=np.float32)
+        array *= np.float32(self.scale)
+
+    monkeypatch.setattr(initializers.Normal, "__call__", call)
 
 
 def test_every_exported_link_has_a_case():
