@@ -11,7 +11,11 @@ import chainermn
 from chainer import plugins
 from chainermn import communicators
 
+_NCCL_MISSING = communicators._nccl_communicators._nccl_missing_reason()
+needs_no_nccl = pytest.mark.skipif(_NCCL_MISSING is None, reason="CuPy with NCCL and a GPU are available here")
 
+
+@needs_no_nccl
 def test_default_pure_nccl_without_gpu_says_what_to_do():
     with pytest.raises(communicators.NcclUnavailableError) as info:
         chainermn.create_communicator()
@@ -19,6 +23,7 @@ def test_default_pure_nccl_without_gpu_says_what_to_do():
     assert "CuPy" in message and "'naive'" in message and "'flat'" in message
 
 
+@needs_no_nccl
 @pytest.mark.parametrize("name", ["pure_nccl", "non_cuda_aware"])
 def test_nccl_communicators_need_cupy(name):
     with pytest.raises(RuntimeError, match="needs CuPy with NCCL"):

@@ -9,8 +9,8 @@ name                      CPU   GPU   notes
 ========================  ====  ====  ====================================================
 ``naive``                 yes   yes   one MPI all-reduce per gradient; the reference
 ``flat``                  yes   yes   all gradients in one buffer, one MPI all-reduce
-``pure_nccl`` (default)   no    yes   needs CuPy with NCCL (not implemented yet)
-``non_cuda_aware``        no    yes   needs CuPy with NCCL (not implemented yet)
+``pure_nccl`` (default)   no    yes   NCCL all-reduce of the gradients on the GPUs
+``non_cuda_aware``        no    yes   NCCL inside a node, MPI through host memory between
 ``dummy``                 yes   yes   no gradient exchange; for benchmarking only
 ========================  ====  ====  ====================================================
 

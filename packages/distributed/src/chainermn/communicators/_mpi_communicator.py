@@ -17,6 +17,7 @@ from typing import Any
 import numpy
 from mpi4py import MPI
 
+import chainer
 from chainermn.communicators import _base
 
 #: Largest chunk of bytes one MPI call moves (MPI counts are 32-bit signed integers).
@@ -408,8 +409,9 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             if self.rank != 0:
                 param.array[...] = _from_host(buf, gpu)
 
-    def _grad_arrays(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, numpy.ndarray, bool]]:
-        """``(param, host gradient, on_gpu)`` for the gradients to average, after checking
+    def _grads_to_average(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, Any]]:
+        """``(param, gradient)`` for the gradients to average, each gradient on its
+        parameter's device (zeros for a missing one with ``zero_fill``), after checking
         that every process averages the same list."""
         items = []
         for name, param in sorted(model.namedparams(), key=lambda item: item[0]):
@@ -419,23 +421,29 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             if grad is None:
                 if not zero_fill:
                     continue
-                grad = numpy.zeros(param.array.shape, param.array.dtype)
-                if not isinstance(param.array, numpy.ndarray):
-                    grad = _from_host(grad, True)
-            host, gpu = _to_host(grad, where)
-            items.append((name, param, host, gpu))
+                grad = chainer.backend.get_array_module(param.array).zeros_like(param.array)
+            if not isinstance(grad, numpy.ndarray) and not type(grad).__module__.startswith("cupy"):
+                raise TypeError(
+                    f"{where}: expected a numpy.ndarray or cupy.ndarray gradient, got {type(grad).__name__}"
+                )
+            items.append((name, param, grad))
         # A CRC, not hash(): string hashes differ between processes.
-        signature = zlib.crc32(repr([(n, h.shape, h.dtype.str) for n, _, h, _ in items]).encode())
+        signature = zlib.crc32(repr([(n, g.shape, g.dtype.str) for n, _, g in items]).encode())
         signatures = self._mpi_comm.allgather(signature)
         if any(s != signatures[0] for s in signatures):
-            listing = [(n, h.shape, h.dtype.str) for n, _, h, _ in items]
+            listing = [(n, g.shape, g.dtype.str) for n, _, g in items]
             listings = self._mpi_comm.allgather(listing)
             detail = "; ".join(f"rank {r}: {[n for n, _, _ in ls]}" for r, ls in enumerate(listings))
             raise ValueError(
                 f"{where}: the processes have different sets of gradients to average (a parameter unused on "
                 f"some process has no gradient; pass zero_fill=True): {detail}"
             )
-        return [(param, host, gpu) for _, param, host, gpu in items]
+        return [(param, grad) for _, param, grad in items]
+
+    def _grad_arrays(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, numpy.ndarray, bool]]:
+        """``(param, host gradient, on_gpu)`` for the gradients to average (see
+        :meth:`_grads_to_average`)."""
+        return [(param, *_to_host(grad, where)) for param, grad in self._grads_to_average(model, zero_fill, where)]
 
 
 class _Bad:
