@@ -130,3 +130,45 @@ def test_training_step_with_the_multi_node_optimizer():
     numpy.testing.assert_allclose(cupy.asnumpy(model.a.array), a0 - 0.25, rtol=1e-6)
     numpy.testing.assert_allclose(cupy.asnumpy(model.b.array), b0 * 0.5, rtol=1e-6)
     numpy.testing.assert_array_equal(cupy.asnumpy(model.unused.array), numpy.ones(4))
+
+
+@attr.gpu
+@pytest.mark.parametrize("name", NAMES)
+def test_allreduce_of_gpu_arrays_goes_through_nccl(name):
+    import cupy
+
+    comm = chainermn.create_communicator(name)
+    x = cupy.arange(6, dtype=cupy.float32).reshape(2, 3)
+    y = comm.allreduce(x)
+    assert isinstance(y, cupy.ndarray) and y is not x and y.shape == (2, 3)
+    numpy.testing.assert_array_equal(cupy.asnumpy(y), numpy.arange(6).reshape(2, 3))
+    # Integer arrays are summed through MPI (NCCL is used for floating point only).
+    numpy.testing.assert_array_equal(cupy.asnumpy(comm.allreduce(cupy.arange(3))), numpy.arange(3))
+
+
+@attr.gpu
+@pytest.mark.parametrize("backend", ["nccl", "auto", "mpi"])
+def test_multi_node_batch_normalization_with_nccl(backend):
+    import cupy
+
+    from chainermn.links import MultiNodeBatchNormalization
+
+    comm = chainermn.create_communicator("pure_nccl")
+    layer = MultiNodeBatchNormalization(3, comm, communication_backend=backend)
+    assert layer.communication_backend == ("mpi" if backend == "mpi" else "nccl")
+    layer.to_device("@cupy:0")
+    x = numpy.random.default_rng(0).standard_normal((5, 3, 2)).astype(numpy.float32)
+    y = layer(cupy.asarray(x))
+    # One process: the global batch is the local one; the batch normalization formula.
+    mean = x.mean(axis=(0, 2), keepdims=True)
+    var = x.var(axis=(0, 2), keepdims=True)
+    numpy.testing.assert_allclose(cupy.asnumpy(y.array), (x - mean) / numpy.sqrt(var + 2e-5), rtol=1e-4, atol=1e-5)
+    chainer.functions.sum(y * y).backward()
+    assert isinstance(layer.gamma.grad, cupy.ndarray)
+
+
+@attr.gpu
+def test_double_buffering_is_reported_as_not_implemented():
+    comm = chainermn.create_communicator("pure_nccl")
+    with pytest.raises(NotImplementedError, match="double_buffering=True .* is not implemented"):
+        chainermn.create_multi_node_optimizer(chainer.optimizers.SGD(), comm, double_buffering=True)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+import chainermn
+from chainermn.links import MultiNodeBatchNormalization
+
 LINKS = """
 import chainer.links as L
 from chainermn.links import MultiNodeBatchNormalization, MultiNodeChainList, create_mnbn_model
@@ -131,3 +134,10 @@ print("ok", rank)
 @pytest.mark.mpi
 def test_multi_node_n_step_rnn_two_processes(run_mpi):
     assert run_mpi(2, N_STEP_RNN).count("ok") == 2
+
+
+def test_nccl_backend_needs_an_nccl_communicator():
+    comm = chainermn.create_communicator("naive")
+    with pytest.raises(ValueError, match="communication_backend='nccl' needs a NCCL communicator"):
+        MultiNodeBatchNormalization(3, comm, communication_backend="nccl")
+    assert MultiNodeBatchNormalization(3, comm).communication_backend == "mpi"

@@ -110,9 +110,14 @@ def create_multi_node_optimizer(
             f"got {type(communicator).__name__}"
         )
     if double_buffering:
-        raise ValueError(
-            f"{where}: double_buffering=True needs the 'pure_nccl' communicator (CuPy, NCCL and a GPU), "
-            f"got {type(communicator).__name__}"
+        if not isinstance(communicator, communicators.PureNcclCommunicator):
+            raise ValueError(
+                f"{where}: double_buffering=True needs the 'pure_nccl' communicator (CuPy, NCCL and a GPU), "
+                f"got {type(communicator).__name__}"
+            )
+        raise NotImplementedError(
+            f"{where}: double_buffering=True (averaging the gradients of the previous iteration while the "
+            "next one computes) is not implemented in chainer-distributed 8.0.0; pass double_buffering=False"
         )
     return _MultiNodeOptimizer(actual_optimizer, communicator, bool(zero_fill))
 

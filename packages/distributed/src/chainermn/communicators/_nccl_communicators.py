@@ -157,6 +157,20 @@ class _NcclCommunicator(_mpi_communicator.MpiCommunicatorBase):
             else:  # a zero-filled gradient
                 param.grad = piece.astype(grad.dtype, copy=True)
 
+    def allreduce(self, data: Any) -> Any:
+        """The sum of ``data`` over all processes; floating-point CuPy arrays are summed
+        with NCCL on the GPU, everything else through MPI."""
+        import cupy
+
+        if not (isinstance(data, cupy.ndarray) and data.dtype in _COMMUNICATION_DTYPES):
+            return super().allreduce(data)
+        where = f"{type(self).__name__}.allreduce"
+        self._agree((data.shape, data.dtype.str, "gpu"), where, "the shape, dtype and device of data")
+        self._check_device(where)
+        total = cupy.array(data, copy=True, order="C")
+        self._sum(total.reshape(-1))
+        return total
+
     def bcast_data(self, model: Any) -> None:
         import cupy
 

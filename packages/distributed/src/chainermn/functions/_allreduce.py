@@ -20,7 +20,7 @@ class AllreduceSum(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
-        self._spec = (x.shape, x.dtype)
+        self._spec = (x.shape, x.dtype, backend.get_array_module(x))
         return (self.comm.allreduce(x),)
 
     def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -28,8 +28,8 @@ class AllreduceSum(function_node.FunctionNode):
         if gy is None:
             import chainer
 
-            shape, dtype = self._spec
-            gy = chainer.Variable(backend.get_array_module().zeros(shape, dtype=dtype))
+            shape, dtype, xp = self._spec
+            gy = chainer.Variable(xp.zeros(shape, dtype=dtype))
         return AllreduceSum(self.comm).apply((gy,))
 
 

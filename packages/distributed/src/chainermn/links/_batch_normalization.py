@@ -32,8 +32,9 @@ class MultiNodeBatchNormalization(chainer.Link):
         use_beta: Learn a shift.
         initial_gamma: Initializer of the scale (default 1).
         initial_beta: Initializer of the shift (default 0).
-        communication_backend: ``'mpi'`` or ``'auto'`` (``'nccl'`` needs the NCCL
-            communicators, which are not available in this release).
+        communication_backend: ``'mpi'``, ``'nccl'`` (needs a ``'pure_nccl'`` or
+            ``'non_cuda_aware'`` communicator, and the layer on the GPU) or ``'auto'``
+            (``'nccl'`` with those communicators, ``'mpi'`` otherwise).
     """
 
     def __init__(
@@ -55,10 +56,13 @@ class MultiNodeBatchNormalization(chainer.Link):
             raise ValueError(
                 f"{where}: communication_backend must be 'mpi', 'nccl' or 'auto', got {communication_backend!r}"
             )
-        if communication_backend == "nccl":
+        from chainermn.communicators import _nccl_communicators
+
+        nccl_comm = isinstance(comm, _nccl_communicators._NcclCommunicator)
+        if communication_backend == "nccl" and not nccl_comm:
             raise ValueError(
-                f"{where}: communication_backend='nccl' needs a NCCL communicator ('pure_nccl'), which this "
-                "release does not provide; use 'mpi' or 'auto'"
+                f"{where}: communication_backend='nccl' needs a NCCL communicator ('pure_nccl' or "
+                f"'non_cuda_aware'), got {type(comm).__name__}; use 'mpi' or 'auto'"
             )
         shape = (size,) if isinstance(size, (int, numpy.integer)) else tuple(size)
         if not shape or not all(isinstance(s, (int, numpy.integer)) and s > 0 for s in shape):
@@ -71,7 +75,9 @@ class MultiNodeBatchNormalization(chainer.Link):
         self.size_shape = shape
         self.decay = decay
         self.eps = eps
-        self.communication_backend = "mpi"
+        self.communication_backend = "nccl" if communication_backend == "auto" and nccl_comm else communication_backend
+        if self.communication_backend == "auto":
+            self.communication_backend = "mpi"
         self._dtype = numpy.dtype(chainer.get_dtype(dtype))
         self.avg_mean = numpy.zeros(shape, dtype=self._dtype)
         self.register_persistent("avg_mean")
@@ -122,7 +128,9 @@ class MultiNodeBatchNormalization(chainer.Link):
         xc = F.cast(x, compute) if x.dtype != compute else x
         n_local = x.size // int(numpy.prod(self.size_shape))
         n_total = self.comm.allreduce_obj(n_local)
-        sums = _allreduce.allreduce_sum(self.comm, F.stack([F.sum(xc, axis=axes), F.sum(xc * xc, axis=axes)]))
+        # An NCCL communicator sums GPU arrays with NCCL; 'mpi' keeps them on MPI.
+        comm = self.comm if self.communication_backend == "nccl" else _MpiSum(self.comm)
+        sums = _allreduce.allreduce_sum(comm, F.stack([F.sum(xc, axis=axes), F.sum(xc * xc, axis=axes)]))
         mean = sums[0] / n_total
         var = sums[1] / n_total - mean * mean
         inv_std = (var + self.eps) ** -0.5
@@ -144,6 +152,21 @@ class MultiNodeBatchNormalization(chainer.Link):
         self.avg_mean += ((1 - decay) * mean).astype(self._dtype, copy=False)
         self.avg_var *= decay
         self.avg_var += ((1 - decay) * unbiased).astype(self._dtype, copy=False)
+
+
+class _MpiSum:
+    """A communicator's MPI all-reduce (through host memory for GPU arrays), also where
+    the communicator itself would use NCCL."""
+
+    def __init__(self, comm: Any) -> None:
+        self._comm = comm
+
+    def allreduce(self, data: Any) -> Any:
+        from chainermn.communicators import _mpi_communicator
+
+        if isinstance(self._comm, _mpi_communicator.MpiCommunicatorBase):
+            return _mpi_communicator.MpiCommunicatorBase.allreduce(self._comm, data)
+        return self._comm.allreduce(data)
 
 
 __all__ = ["MultiNodeBatchNormalization"]
