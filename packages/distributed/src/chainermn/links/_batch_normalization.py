@@ -75,9 +75,9 @@ class MultiNodeBatchNormalization(chainer.Link):
         self.size_shape = shape
         self.decay = decay
         self.eps = eps
-        self.communication_backend = "nccl" if communication_backend == "auto" and nccl_comm else communication_backend
-        if self.communication_backend == "auto":
-            self.communication_backend = "mpi"
+        if communication_backend == "auto":
+            communication_backend = "nccl" if nccl_comm else "mpi"
+        self.communication_backend = communication_backend
         self._dtype = numpy.dtype(chainer.get_dtype(dtype))
         self.avg_mean = numpy.zeros(shape, dtype=self._dtype)
         self.register_persistent("avg_mean")
