@@ -9,12 +9,19 @@ arrays here. Each is written against a compute type ``C``: ``double`` for float6
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import numpy
 
 from chainer.backends import cuda
+
+
+def handles(xp: Any, spatial_ndim: int) -> bool:
+    """Whether the kernels here serve arrays of module ``xp`` with ``spatial_ndim``
+    spatial axes (CuPy, at most three)."""
+    return xp is not numpy and xp is sys.modules.get("cupy") and spatial_ndim <= 3
 
 
 def float_kernel(name: str, in_params: str, out_params: str, body: str, dtype: Any) -> Any:

@@ -81,8 +81,15 @@ class RuleBase(optimizer.UpdateRule):
         if grad is not None:
             self._update_param(param, grad)
 
-    # The formulas are written once against the array module, for every device.
-    update_core_gpu = update_core_cpu
+    def update_core_gpu(self, param: Any) -> None:
+        grad = param.grad
+        if grad is not None:
+            self._update_param_gpu(param, grad)
+
+    def _update_param_gpu(self, param: Any, grad: Any) -> None:
+        """The update on a GPU: the array-module formulas of :meth:`_update_param` unless
+        a rule has a fused kernel."""
+        self._update_param(param, grad)
 
     def _update_param(self, param: Any, grad: Any) -> None:
         """Apply the update formula to ``param`` given its (non-``None``) gradient."""

@@ -177,10 +177,7 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
             raise ValueError(f"{type(self).__name__}: eps={eps} underflows to zero in {dtype}; use a larger eps")
         return eps
 
-    def update_core_gpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is None:
-            return
+    def _update_param_gpu(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         eps = self._checked_eps(_intermediate_dtype(param.dtype))
         lower, upper = self._bounds() if hp.adabound else (0.0, math.inf)

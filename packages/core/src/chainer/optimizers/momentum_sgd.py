@@ -24,11 +24,8 @@ class MomentumSGDRule(_common.MomentumRuleBase):
 
     _defaults = _default_hyperparam
 
-    def update_core_gpu(self, param: Any) -> None:
+    def _update_param_gpu(self, param: Any, grad: Any) -> None:
         # One kernel instead of the three launches of the formulas below.
-        grad = param.grad
-        if grad is None:
-            return
         hp = self.hyperparam
         cuda.elementwise(
             "G grad, T lr, T momentum",

@@ -24,13 +24,11 @@ class SGDRule(_common.RuleBase):
     def __init__(self, parent_hyperparam: optimizer.Hyperparameter | None = None, lr: float | None = None) -> None:
         super().__init__(parent_hyperparam, lr=lr)
 
-    def update_core_gpu(self, param: Any) -> None:
+    def _update_param_gpu(self, param: Any, grad: Any) -> None:
         # One kernel instead of two launches (the product, then the subtraction).
-        grad = param.grad
-        if grad is not None:
-            cuda.elementwise("G grad, T lr", "T param", "param -= lr * (T)grad;", "chainer_sgd")(
-                grad, _common.scalar(self.hyperparam.lr), param.array
-            )
+        cuda.elementwise("G grad, T lr", "T param", "param -= lr * (T)grad;", "chainer_sgd")(
+            grad, _common.scalar(self.hyperparam.lr), param.array
+        )
 
     def _update_param(self, param: Any, grad: Any) -> None:
         param.array -= _common.scalar(self.hyperparam.lr) * grad

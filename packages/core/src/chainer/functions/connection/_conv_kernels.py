@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,7 +72,7 @@ def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: floa
     if not any(before) and not any(after):
         return x
     xp = backend.get_array_module(x)
-    if xp is not numpy and xp is sys.modules.get("cupy") and len(before) <= 3:
+    if _gpu_kernels.handles(xp, len(before)):
         return _gpu_kernels.pad_spatial(x, tuple(before), tuple(after), value)
     shape = x.shape[:2] + tuple(n + b + a for n, b, a in zip(x.shape[2:], before, after))
     y = xp.empty(shape, x.dtype)
@@ -138,7 +137,7 @@ def col2im(
     """
     xp = backend.get_array_module(col)
     nd = len(in_size)
-    if xp is not numpy and xp is sys.modules.get("cupy") and nd <= 3:
+    if _gpu_kernels.handles(xp, nd):
         return _gpu_kernels.col2im(col, tuple(stride), tuple(pad), tuple(dilate), tuple(in_size))
     ksize = col.shape[2 : 2 + nd]
     outsize = col.shape[2 + nd :]

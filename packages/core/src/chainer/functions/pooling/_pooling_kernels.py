@@ -17,7 +17,6 @@ Because each node's backward is its partner, derivatives of any order come free.
 from __future__ import annotations
 
 import itertools
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -190,17 +189,13 @@ def _gpu_sizes(geometry: Geometry) -> tuple[int, ...]:
     return _gpu_kernels.sizes_3d((g.in_size, 1), (g.outsize, 1), (g.ksize, 1), (g.stride, 1), (g.pad, 0))
 
 
-def _on_gpu(xp: Any, geometry: Geometry) -> bool:
-    return xp is not numpy and xp is sys.modules.get("cupy") and len(geometry.ksize) <= 3
-
-
 def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
     """Maximum over each window (padding is ``-inf``) and the flat kernel offset of the
     first maximum, as ``(y, indexes)``."""
     xp = backend.get_array_module(x)
     offsets = geometry.offsets()
     index_dtype = numpy.int8 if len(offsets) <= 127 else numpy.int32
-    if _on_gpu(xp, geometry):
+    if _gpu_kernels.handles(xp, len(geometry.ksize)):
         y = xp.empty(x.shape[:2] + geometry.outsize, x.dtype)
         indexes = xp.empty(y.shape, index_dtype)
         kernel = cuda.elementwise(f"raw T x, T neg_inf, {_GPU_SIZES}", "T y, I index", _GPU_MAX, "chainer_max_pool")
@@ -234,7 +229,7 @@ def _tiles_exactly(geometry: Geometry) -> bool:
 def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
     """``img[o s + offset(indexes[o]) - p] += values[o]``; returns ``(N, C, *in_size)``."""
     xp = backend.get_array_module(values)
-    if _on_gpu(xp, geometry):
+    if _gpu_kernels.handles(xp, len(geometry.ksize)):
         img = xp.empty(values.shape[:2] + geometry.in_size, values.dtype)
         kernel = _gpu_kernels.float_kernel(
             "index_scatter", f"raw T values, raw I index, {_GPU_SIZES}", "T img", _GPU_SCATTER, values.dtype
@@ -259,7 +254,7 @@ def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
 def index_gather(x: Any, indexes: Any, geometry: Geometry) -> Any:
     """``y[o] = x[o s + offset(indexes[o]) - p]`` (zero where that is padding)."""
     xp = backend.get_array_module(x)
-    if _on_gpu(xp, geometry):
+    if _gpu_kernels.handles(xp, len(geometry.ksize)):
         kernel = cuda.elementwise(f"raw T x, I index, {_GPU_SIZES}", "T y", _GPU_GATHER, "chainer_index_gather")
         y = xp.empty(indexes.shape, x.dtype)
         kernel(xp.ascontiguousarray(x), indexes, *_gpu_sizes(geometry), y)
