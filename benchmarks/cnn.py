@@ -90,28 +90,48 @@ def make_data(rng: numpy.random.Generator) -> tuple[numpy.ndarray, numpy.ndarray
     return x, t
 
 
+def chainer_step(params: list[Any], velocities: list[Any], x: Any, t: Any) -> Any:
+    """One training step of ours on the arrays' device; returns the loss array (not
+    synchronised, so that GPU callers choose when to wait)."""
+    W1, b1, W2, b2, W3, b3, W4, b4 = params
+    h = F.max_pooling_2d(F.relu(F.convolution_2d(x, W1, b1, pad=1)), 2)
+    h = F.max_pooling_2d(F.relu(F.convolution_2d(h, W2, b2, pad=1)), 2)
+    h = F.relu(F.linear(h, W3, b3))
+    loss = softmax_cross_entropy(F.linear(h, W4, b4), t)
+    for p in params:
+        p.cleargrad()
+    loss.backward()
+    for p, v in zip(params, velocities):
+        v *= MOMENTUM
+        v -= LR * p.grad
+        p.array += v
+    return loss.array
+
+
+def torch_step(torch: Any, params: list[Any], velocities: list[Any], x: Any, t: Any) -> Any:
+    """The same step in PyTorch, on the tensors' device; returns the loss tensor."""
+    tf = torch.nn.functional
+    W1, b1, W2, b2, W3, b3, W4, b4 = params
+    h = tf.max_pool2d(tf.relu(tf.conv2d(x, W1, b1, padding=1)), 2)
+    h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
+    h = tf.relu(tf.linear(h.reshape(len(x), -1), W3, b3))
+    loss = tf.cross_entropy(tf.linear(h, W4, b4), t)
+    for p in params:
+        p.grad = None
+    loss.backward()
+    with torch.no_grad():
+        for p, v in zip(params, velocities):
+            v.mul_(MOMENTUM).sub_(LR * p.grad)
+            p.add_(v)
+    return loss.detach()
+
+
 def chainer_step_fn() -> Callable[[], float]:
     rng = numpy.random.default_rng(0)
     params = [chainer.Variable(a) for a in make_params(rng)]
     velocities = [numpy.zeros_like(p.array) for p in params]
     x, t = make_data(rng)
-
-    def step() -> float:
-        W1, b1, W2, b2, W3, b3, W4, b4 = params
-        h = F.max_pooling_2d(F.relu(F.convolution_2d(x, W1, b1, pad=1)), 2)
-        h = F.max_pooling_2d(F.relu(F.convolution_2d(h, W2, b2, pad=1)), 2)
-        h = F.relu(F.linear(h, W3, b3))
-        loss = softmax_cross_entropy(F.linear(h, W4, b4), t)
-        for p in params:
-            p.cleargrad()
-        loss.backward()
-        for p, v in zip(params, velocities):
-            v *= MOMENTUM
-            v -= LR * p.grad
-            p.array += v
-        return float(loss.array)
-
-    return step
+    return lambda: float(chainer_step(params, velocities, x, t))
 
 
 def torch_step_fn(torch: Any) -> Callable[[], float]:
@@ -120,24 +140,7 @@ def torch_step_fn(torch: Any) -> Callable[[], float]:
     velocities = [torch.zeros_like(p) for p in params]
     x_np, t_np = make_data(rng)
     x, t = torch.from_numpy(x_np), torch.from_numpy(t_np.astype(numpy.int64))
-    tf = torch.nn.functional
-
-    def step() -> float:
-        W1, b1, W2, b2, W3, b3, W4, b4 = params
-        h = tf.max_pool2d(tf.relu(tf.conv2d(x, W1, b1, padding=1)), 2)
-        h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
-        h = tf.relu(tf.linear(h.reshape(BATCH, -1), W3, b3))
-        loss = tf.cross_entropy(tf.linear(h, W4, b4), t)
-        for p in params:
-            p.grad = None
-        loss.backward()
-        with torch.no_grad():
-            for p, v in zip(params, velocities):
-                v.mul_(MOMENTUM).sub_(LR * p.grad)
-                p.add_(v)
-        return float(loss.detach())
-
-    return step
+    return lambda: float(torch_step(torch, params, velocities, x, t))
 
 
 def run(cpu_time: bool = False) -> dict[str, float | None]:

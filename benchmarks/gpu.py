@@ -120,18 +120,7 @@ def _cnn(batch: int) -> Workload:
     x, t = cp.asarray(x_host), cp.asarray(t_host)
 
     def ours() -> None:
-        W1, b1, W2, b2, W3, b3, W4, b4 = params
-        h = F.max_pooling_2d(F.relu(F.convolution_2d(x, W1, b1, pad=1)), 2)
-        h = F.max_pooling_2d(F.relu(F.convolution_2d(h, W2, b2, pad=1)), 2)
-        h = F.relu(F.linear(h, W3, b3))
-        loss = F.softmax_cross_entropy(F.linear(h, W4, b4), t)
-        for p in params:
-            p.cleargrad()
-        loss.backward()
-        for p, v in zip(params, velocities):
-            v *= cnn.MOMENTUM
-            v -= cnn.LR * p.grad
-            p.array += v
+        cnn.chainer_step(params, velocities, x, t)
 
     torch = _torch()
     if torch is None:
@@ -140,22 +129,10 @@ def _cnn(batch: int) -> Workload:
     tvel = [torch.zeros_like(p) for p in tparams]
     tx = torch.from_numpy(x_host).cuda()
     tt = torch.from_numpy(t_host.astype(numpy.int64)).cuda()
-    tf = torch.nn.functional
     torch.backends.cudnn.benchmark = True
 
     def theirs() -> None:
-        W1, b1, W2, b2, W3, b3, W4, b4 = tparams
-        h = tf.max_pool2d(tf.relu(tf.conv2d(tx, W1, b1, padding=1)), 2)
-        h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
-        h = tf.relu(tf.linear(h.reshape(batch, -1), W3, b3))
-        loss = tf.cross_entropy(tf.linear(h, W4, b4), tt)
-        for p in tparams:
-            p.grad = None
-        loss.backward()
-        with torch.no_grad():
-            for p, v in zip(tparams, tvel):
-                v.mul_(cnn.MOMENTUM).sub_(cnn.LR * p.grad)
-                p.add_(v)
+        cnn.torch_step(torch, tparams, tvel, tx, tt)
 
     return ours, theirs, "ms_per_step", 1
 
@@ -185,12 +162,7 @@ def mlp_step() -> Workload:
     torch = _torch()
     if torch is None:
         return ours, None, "ms_per_step", 1
-    layers: list[Any] = []
-    for i, (n_in, n_out) in enumerate(zip(mlp.SIZES[:-1], mlp.SIZES[1:])):
-        layers.append(torch.nn.Linear(n_in, n_out))
-        if i < len(mlp.SIZES) - 2:
-            layers.append(torch.nn.ReLU())
-    tmodel = torch.nn.Sequential(*layers).cuda()
+    tmodel = mlp.torch_model(torch).cuda()
     toptimizer = torch.optim.Adam(tmodel.parameters())
     tx = torch.randn(mlp.BATCH, mlp.SIZES[0], device="cuda")
     tt = torch.randint(0, mlp.SIZES[-1], (mlp.BATCH,), device="cuda")

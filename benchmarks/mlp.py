@@ -60,13 +60,18 @@ def chainer_setup():
     return step
 
 
-def torch_setup(torch):
+def torch_model(torch):
+    """The same MLP as a PyTorch module (on the CPU)."""
     layers = []
     for i, (n_in, n_out) in enumerate(zip(SIZES[:-1], SIZES[1:])):
         layers.append(torch.nn.Linear(n_in, n_out))
         if i < len(SIZES) - 2:
             layers.append(torch.nn.ReLU())
-    model = torch.nn.Sequential(*layers)
+    return torch.nn.Sequential(*layers)
+
+
+def torch_setup(torch):
+    model = torch_model(torch)
     optimizer = torch.optim.Adam(model.parameters())
     x = torch.randn(BATCH, SIZES[0])
     t = torch.randint(0, SIZES[-1], (BATCH,))

@@ -197,6 +197,10 @@ assert (m2.a.array == 7).all() and m2.lazy.array.tolist() == [5, 5, 5]
 last = size - 1
 bad = "not an array"
 expect_error(TypeError, "(at the root, rank 0)" if rank else "got str", comm.bcast, bad if rank == 0 else None)
+m3 = M()
+if rank == last:
+    m3.a.array = numpy.zeros((3, 2), numpy.float32)
+expect_error(ValueError, f"rank {last}: parameter '/a' has shape/dtype ((3, 2)", comm.bcast_data, m3)
 expect_error(TypeError, f"rank {last}: ", comm.gather, bad if rank == last else numpy.ones(2))
 expect_error(TypeError, f"rank {last}: ", comm.allgather, bad if rank == last else numpy.ones(2))
 expect_error(TypeError, "rank 0: ", comm.allreduce, bad if rank == 0 else numpy.ones(2))

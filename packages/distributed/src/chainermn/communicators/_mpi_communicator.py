@@ -386,6 +386,23 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def bcast_data(self, model: Any) -> None:
         where = f"{type(self).__name__}.bcast_data"
+        params, root_specs = self._checked_against_root(model, where)
+        for (_, param), (_, spec) in zip(params, root_specs):
+            if spec is None:
+                continue  # not initialized on rank 0: nothing to copy
+            if param.array is None:
+                param.initialize(spec[0])
+            array, gpu = _to_host(param.array, where)
+            buf = numpy.ascontiguousarray(array)
+            self._mpi_comm.Bcast([_bytes_view(buf), MPI.BYTE], root=0)
+            if self.rank != 0:
+                param.array[...] = _from_host(buf, gpu)
+
+    def _checked_against_root(self, model: Any, where: str) -> tuple[list[tuple[str, Any]], list[Any]]:
+        """Collective: the model's ``(name, param)`` pairs sorted by name, and rank 0's
+        ``(name, (shape, dtype) or None)`` for them, after checking on every process that
+        the names match rank 0's and that the parameters both sides have initialized agree
+        in shape and dtype (raising on all processes if any differs)."""
         params = sorted(model.namedparams(), key=lambda item: item[0])
         specs = [(name, None if p.array is None else (p.array.shape, p.array.dtype.str)) for name, p in params]
         root_specs = self._mpi_comm.bcast(specs if self.rank == 0 else None, root=0)
@@ -398,16 +415,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
                     error = f"parameter {name!r} has shape/dtype {mine}, rank 0 has {theirs}"
                     break
         self._raise_if_any_failed(error, where)
-        for (_, param), (_, spec) in zip(params, root_specs):
-            if spec is None:
-                continue  # not initialized on rank 0: nothing to copy
-            if param.array is None:
-                param.initialize(spec[0])
-            array, gpu = _to_host(param.array, where)
-            buf = numpy.ascontiguousarray(array)
-            self._mpi_comm.Bcast([_bytes_view(buf), MPI.BYTE], root=0)
-            if self.rank != 0:
-                param.array[...] = _from_host(buf, gpu)
+        return params, root_specs
 
     def _grads_to_average(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, Any]]:
         """``(param, gradient)`` for the gradients to average, each gradient on its

@@ -175,16 +175,14 @@ class _NcclCommunicator(_mpi_communicator.MpiCommunicatorBase):
         import cupy
 
         arrays = [p.array for _, p in model.namedparams()]
-        if not arrays or not all(isinstance(a, cupy.ndarray) and a.flags.c_contiguous for a in arrays):
+        on_gpu = bool(arrays) and all(isinstance(a, cupy.ndarray) and a.flags.c_contiguous for a in arrays)
+        if not self._mpi_comm.allreduce(on_gpu, op=MPI.LAND):
             # Through host memory (this also initializes parameters rank 0 has and we lack).
             super().bcast_data(model)
             return
-        # Check the models against rank 0's (names, shapes, dtypes) without moving data.
+        # Every parameter is initialized everywhere: the check leaves nothing to copy but data.
         where = f"{type(self).__name__}.bcast_data"
-        params = sorted(model.namedparams(), key=lambda item: item[0])
-        specs = [(name, None if p.array is None else (p.array.shape, p.array.dtype.str)) for name, p in params]
-        root_specs = self._mpi_comm.bcast(specs if self.rank == 0 else None, root=0)
-        self._raise_if_any_failed(None if root_specs == specs else "the model's parameters differ from rank 0's", where)
+        params, _ = self._checked_against_root(model, where)
         self._check_device(where)
         for _, param in params:
             self._bcast_bytes_on_gpu(param.array)

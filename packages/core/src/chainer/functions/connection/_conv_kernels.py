@@ -280,9 +280,9 @@ def deconv_forward(
     kdim = cout_g * size(ksize)
     w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
     xc = x.astype(dtype, copy=False)
-    # The flat path saves the CPU a scattered col2im; a GPU runs col2im as one kernel.
-    unit_stride = all(s == 1 for s in stride)
-    flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if unit_stride and xp is numpy else None
+    # The flat path saves a scattered col2im, unless col2im is one GPU kernel.
+    flat_pays = all(s == 1 for s in stride) and not _gpu_kernels.handles(xp, len(in_size))
+    flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if flat_pays else None
     if flat is not None:
         y = _deconv_flat(xc, w, g, pad, outsize, *flat)
     else:
