@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy
 
-from chainer import optimizer
+from chainer import _workspace, optimizer
 from chainer.backends import cuda
 from chainer.optimizers import _common
 
@@ -203,16 +203,18 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         xp = param.device.xp
         dtype = _intermediate_dtype(param.dtype)
         eps = self._checked_eps(dtype)
-        beta1, beta2 = _common.scalar(hp.beta1), _common.scalar(hp.beta2)
+        one_minus_beta1, beta2 = 1 - _common.scalar(hp.beta1), _common.scalar(hp.beta2)
         grad = grad.astype(dtype, copy=False)
         m, v = self.state["m"], self.state["v"]
-
-        tmp = grad - m
-        tmp *= 1 - beta1
+        # The passes share one scratch array kept between steps: a fresh temporary the
+        # size of a large parameter would be page-faulted in anew on every step.
+        tmp = _workspace.scratch("adam.tmp", m.shape, dtype, xp)
+        xp.subtract(grad, m, out=tmp)
+        tmp *= one_minus_beta1
         m += tmp
         xp.multiply(grad, grad, out=tmp)
-        tmp -= v
         tmp *= 1 - beta2
+        v *= beta2
         v += tmp
         if hp.amsgrad:
             vhat = self.state["vhat"]
@@ -221,11 +223,13 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
 
         step = xp.sqrt(v, out=tmp)
         step += eps
-        xp.divide(self.lr, step, out=step)
         if hp.adabound:
-            lower, upper = self._bounds()
-            xp.clip(step, lower, upper, out=step)
-        step *= m
+            xp.divide(self.lr, step, out=step)
+            xp.clip(step, *self._bounds(), out=step)
+            step *= m
+        else:
+            xp.divide(m, step, out=step)
+            step *= self.lr
         weight_decay_rate = _common.scalar(hp.weight_decay_rate)
         if weight_decay_rate != 0:
             step += weight_decay_rate * param.array
