@@ -1,58 +1,15 @@
-import math
-
 import numpy
 import pytest
+from _roi_testlib import ALIGN_ROIS, BACKENDS, ROI_INDICES, ROITestMixin, align_reference, interpolate
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-ROIS = numpy.array([[0.0, 0.0, 5.0, 6.0], [1.3, 2.2, 4.1, 6.4], [-1.5, 3.0, 2.5, 8.0], [3.0, 0.5, 3.2, 0.9]], "f")
-ROI_INDICES = numpy.array([0, 1, 1, 0], numpy.int32)
 
-
-def interpolate(img, y, x):
-    """RoIAlign's bilinear interpolation: zero beyond one pixel outside, clamped otherwise."""
-    h, w = img.shape
-    if y < -1.0 or y > h or x < -1.0 or x > w:
-        return 0.0
-    y, x = max(y, 0.0), max(x, 0.0)
-    y0, x0 = int(y), int(x)
-    if y0 >= h - 1:
-        y0 = y1 = h - 1
-        y = float(y0)
-    else:
-        y1 = y0 + 1
-    if x0 >= w - 1:
-        x0 = x1 = w - 1
-        x = float(x0)
-    else:
-        x1 = x0 + 1
-    ly, lx = y - y0, x - x0
-    return (
-        (1 - ly) * (1 - lx) * img[y0, x0]
-        + (1 - ly) * lx * img[y0, x1]
-        + ly * (1 - lx) * img[y1, x0]
-        + ly * lx * img[y1, x1]
-    )
-
-
-def naive_samples(roi, scale, oh, ow, ratio):
-    """Sample positions of every bin: (i, j, [(y, x), ...])."""
-    y1, x1, y2, x2 = (float(v) * scale for v in roi)
-    rh, rw = max(y2 - y1, 1.0), max(x2 - x1, 1.0)
-    bh, bw = rh / oh, rw / ow
-    gy = ratio[0] if ratio else max(math.ceil(bh), 1)
-    gx = ratio[1] if ratio else max(math.ceil(bw), 1)
-    for i in range(oh):
-        for j in range(ow):
-            points = [
-                (y1 + i * bh + (a + 0.5) * bh / gy, x1 + j * bw + (b + 0.5) * bw / gx)
-                for a in range(gy)
-                for b in range(gx)
-            ]
-            yield i, j, points
+def average_of_samples(img, points):
+    # Every sample counts, those beyond one pixel outside the image as zero.
+    return sum(interpolate(img, py, px) for py, px in points) / len(points)
 
 
 @testing.parameterize(
@@ -66,31 +23,17 @@ def naive_samples(roi, scale, oh, ow, ratio):
     )
 )
 @testing.inject_backend_tests(None, BACKENDS)
-class TestROIAverageAlign2D(testing.FunctionTestCase):
-    def setUp(self):
-        if self.dtype == numpy.float16:
-            self.check_forward_options = {"atol": 5e-3, "rtol": 5e-3}
-            self.check_backward_options = {"atol": 1e-2, "rtol": 1e-2}
-            self.check_double_backward_options = {"atol": 1e-2, "rtol": 1e-2}
-
-    def generate_inputs(self):
-        return (numpy.random.uniform(-1, 1, (2, 2, 5, 7)).astype(self.dtype),)
+class TestROIAverageAlign2D(ROITestMixin, testing.FunctionTestCase):
+    x_shape = (2, 2, 5, 7)
 
     def forward(self, inputs, device):
-        y = F.roi_average_align_2d(inputs[0], ROIS, ROI_INDICES, self.outsize, self.scale, self.sampling_ratio)
+        y = F.roi_average_align_2d(inputs[0], ALIGN_ROIS, ROI_INDICES, self.outsize, self.scale, self.sampling_ratio)
         return (y,)
 
     def forward_expected(self, inputs):
-        x = inputs[0].astype(numpy.float64)
-        oh, ow = (self.outsize, self.outsize) if isinstance(self.outsize, int) else self.outsize
-        ratio = self.sampling_ratio
-        ratio = (ratio, ratio) if isinstance(ratio, int) else ratio
-        y = numpy.zeros((len(ROIS), x.shape[1], oh, ow))
-        for r, roi in enumerate(ROIS):
-            for i, j, points in naive_samples(roi, self.scale, oh, ow, ratio):
-                for c in range(x.shape[1]):
-                    img = x[ROI_INDICES[r], c]
-                    y[r, c, i, j] = sum(interpolate(img, py, px) for py, px in points) / len(points)
+        y = align_reference(
+            inputs[0], ALIGN_ROIS, ROI_INDICES, self.outsize, self.scale, self.sampling_ratio, average_of_samples
+        )
         return (y.astype(self.dtype),)
 
 
