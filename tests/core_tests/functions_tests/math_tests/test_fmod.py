@@ -1,44 +1,18 @@
+import _math_testlib as testlib
 import numpy
-import pytest
 
 import chainer
 import chainer.functions as F
 from chainer import testing
-from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
-    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
-    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
-}
-# Numerical gradients are computed in float64; for float64 a smaller step keeps the
-# truncation error of central differences below the tolerance.
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
-    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-DOUBLE_BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
 
 
 @testing.fix_random()
 @testing.parameterize(
-    *testing.product({"shapes": [((), ()), ((3, 2), (3, 2)), ((3, 2), (2,)), ((2,), (3, 1))], "dtype": DTYPES})
+    *testing.product({"shapes": [((), ()), ((3, 2), (3, 2)), ((3, 2), (2,)), ((2,), (3, 1))], "dtype": testlib.DTYPES})
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestFmod(testing.FunctionTestCase):
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestFmod(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     dodge_nondifferentiable = True
-
-    def setUp(self):
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
 
     def generate_inputs(self):
         x_shape, d_shape = self.shapes
@@ -75,15 +49,12 @@ def test_fmod_gradients():
 
 
 def test_fmod_rejects_mixed_dtypes():
-    with pytest.raises(type_check.InvalidType, match=r"fmod \(Forward\)[\s\S]*divisor.dtype == x.dtype"):
-        F.fmod(numpy.ones(3, numpy.float32), numpy.ones(3, numpy.float64))
+    testlib.assert_rejects_mixed_dtypes(F.fmod, "fmod", ("x", "divisor"))
 
 
 def test_fmod_rejects_integer_inputs():
-    with pytest.raises(type_check.InvalidType, match=r"fmod \(Forward\)[\s\S]*x.dtype.kind == f"):
-        F.fmod(numpy.ones(3, numpy.int32), numpy.ones(3, numpy.int32))
+    testlib.assert_rejects_integer_inputs(F.fmod, "fmod", ("x", "divisor"))
 
 
 def test_fmod_rejects_shapes_that_do_not_broadcast():
-    with pytest.raises(type_check.InvalidType, match=r"x.shape and divisor.shape can be broadcast together"):
-        F.fmod(numpy.ones((2, 3), numpy.float32), numpy.ones(2, numpy.float32))
+    testlib.assert_rejects_shapes_that_do_not_broadcast(F.fmod, "fmod", ("x", "divisor"))
