@@ -124,6 +124,10 @@ class StandardWriter(Writer):
 
     A new snapshot waits for the previous worker to finish; an error in a worker is
     raised by the next call (or by :meth:`finalize`).
+
+    Args:
+        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
+        kwds: Keyword arguments passed to ``savefun``.
     """
 
     def __init__(self, savefun: Callable[..., Any] = npz.save_npz, **kwds: Any) -> None:
@@ -168,9 +172,7 @@ class StandardWriter(Writer):
 class ThreadWriter(StandardWriter):
     """Snapshot writer that uses a separate thread.
 
-    Args:
-        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
-        kwds: Keyword arguments passed to ``savefun``.
+    Takes the arguments of :class:`StandardWriter`.
 
     Example:
         >>> from chainer.training import extensions
@@ -195,14 +197,12 @@ class ProcessWriter(StandardWriter):
     The state is handed to the process (copied by ``fork``, or pickled with other
     start methods); the save function must be importable (a module-level function).
 
-    Args:
-        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
-        kwds: Keyword arguments passed to ``savefun``.
+    Takes the arguments of :class:`StandardWriter`.
 
     Example:
         >>> from chainer.training import extensions
         >>> from chainer.training.extensions import snapshot_writers
-        >>> writer = snapshot_writers.ProcessWriter()
+        >>> writer = snapshot_writers.ProcessWriter(compression=False)  # save_npz(..., compression=False)
         >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
     """
 
