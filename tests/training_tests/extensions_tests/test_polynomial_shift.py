@@ -18,6 +18,15 @@ def test_target_is_a_floor():
     assert values == pytest.approx([1.0, 0.5625, 0.25, 0.1, 0.1, 0.1])
 
 
+def test_target_is_a_ceiling_for_a_negative_rate():
+    # rate -1: init / (1 - t / max_count), growing; stopped at the target once above it.
+    opt = HyperOptimizer(lr=1.0)
+    values = run_schedule(extensions.PolynomialShift("lr", -1.0, 10, target=1.5, optimizer=opt), opt, 5)
+    expected = [1.0] + [min(1.0 / (1 - t / 10), 1.5) for t in range(1, 6)]
+    assert values == pytest.approx(expected)
+    assert values[-1] == 1.5
+
+
 def test_resume():
     opt = HyperOptimizer(lr=2.0)
     ext = extensions.PolynomialShift("lr", 1.0, 10, optimizer=opt)

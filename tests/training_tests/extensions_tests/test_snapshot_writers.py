@@ -4,9 +4,10 @@ import os
 
 import numpy
 import pytest
-from _training_testlib import MLP
+from _training_testlib import MLP, make_trainer
 
 from chainer import serializers
+from chainer.training import extensions
 from chainer.training.extensions import _snapshot, snapshot_writers
 
 
@@ -43,6 +44,20 @@ def test_writers_save_the_state_of_the_call(tmp_path, writer_class):
         for p in loaded.params():
             numpy.testing.assert_array_equal(p.array, 1.0 + i)
     assert sorted(os.listdir(tmp_path)) == ["snap0", "snap1", "snap2"]
+
+
+@pytest.mark.parametrize("writer_class", WRITERS)
+def test_writers_in_a_trainer(tmp_path, writer_class):
+    # The trainer finalizes the writer when the training ends: the last snapshot is there
+    # and resumes a fresh trainer at the iteration it was taken.
+    trainer = make_trainer(tmp_path, stop=(2, "epoch"))
+    trainer.extend(extensions.snapshot(writer=writer_class()), trigger=(2, "epoch"))
+    trainer.run()
+    out = tmp_path / "result"
+    assert os.listdir(out) == [f"snapshot_iter_{trainer.updater.iteration}"]
+    fresh = make_trainer(tmp_path)
+    serializers.load_npz(str(out / f"snapshot_iter_{trainer.updater.iteration}"), fresh)
+    assert fresh.updater.iteration == trainer.updater.iteration
 
 
 def test_savefun_keywords(tmp_path):

@@ -47,25 +47,8 @@ def get_kuzushiji_mnist(
     dataset root (``pfnet/chainer/kuzushiji_mnist/train.npz``, ``test.npz``). The
     arguments are those of :func:`get_mnist`.
 
-    Args:
-        withlabel: Return ``(image, label)`` pairs instead of images only.
-        ndim: ``1``: ``(784,)``, ``2``: ``(28, 28)``, ``3``: ``(1, 28, 28)``.
-        scale: Pixel values are scaled to ``[0, scale]``.
-        dtype: The image dtype (default ``chainer.config.dtype``).
-        label_dtype: The label dtype.
-        rgb_format: With ``ndim=3``, make ``(3, 28, 28)`` images.
-
     Returns:
         ``(train, test)``: 60,000 and 10,000 examples.
     """
-    return _mnist_format.get(
-        "get_kuzushiji_mnist",
-        "kuzushiji-mnist",
-        "pfnet/chainer/kuzushiji_mnist",
-        withlabel,
-        ndim,
-        scale,
-        dtype,
-        label_dtype,
-        rgb_format,
-    )
+    options = (withlabel, ndim, scale, dtype, label_dtype, rgb_format)
+    return _mnist_format.get("get_kuzushiji_mnist", "kuzushiji-mnist", "pfnet/chainer/kuzushiji_mnist", *options)

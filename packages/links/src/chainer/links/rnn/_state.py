@@ -92,3 +92,42 @@ def check_initializer(spec: Any, name: str, where: str) -> Any:
         except TypeError:
             pass
     raise TypeError(f"{where}: {name} must be None, a scalar, an array or an initializer, got {type(spec).__name__}")
+
+
+class CellState:
+    """Mixin of the links that keep an LSTM state (cell ``c`` and output ``h``) between calls.
+
+    It comes before :class:`~chainer.Chain` in the bases; the state is sent along with the
+    link's parameters (``to_device``) and forgotten by :meth:`reset_state`.
+    """
+
+    c: variable.Variable | None
+    h: variable.Variable | None
+
+    def device_resident_accept(self, visitor: Any) -> None:
+        super().device_resident_accept(visitor)  # type: ignore[misc]
+        if self.c is not None:
+            visitor.visit_variable(self.c)
+        if self.h is not None:
+            visitor.visit_variable(self.h)
+
+    def reset_state(self) -> None:
+        """Forget the state: the next call starts a new sequence."""
+        self.c = None
+        self.h = None
+
+
+class SettableCellState(CellState):
+    """:class:`CellState` with ``set_state(c, h)`` (the link has ``state_size`` and ``device``)."""
+
+    state_size: int
+    device: Any
+
+    def set_state(self, c: Any, h: Any) -> None:
+        """Set the cell state ``c`` and output ``h``, each of shape ``(B, out_size)``."""
+        where = f"{type(self).__name__}.set_state"
+        c = as_state(c, "c", where, self.state_size, self.device)
+        h = as_state(h, "h", where, self.state_size, self.device)
+        if c.shape != h.shape:
+            raise ValueError(f"{where}: c and h must have the same shape, got {c.shape} and {h.shape}")
+        self.c, self.h = c, h

@@ -156,7 +156,7 @@ class StatelessLSTM(LSTMBase):
         return lstm_function.lstm(c, lstm_in)
 
 
-class LSTM(LSTMBase):
+class LSTM(_state.SettableCellState, LSTMBase):
     """Fully-connected LSTM layer with its state kept inside (the usual RNN building block).
 
     ``LSTM(in_size, out_size=None, lateral_init=None, upward_init=None, bias_init=None, forget_bias_init=None)``
@@ -196,9 +196,6 @@ class LSTM(LSTMBase):
         ((10, 50), (10, 50))
     """
 
-    c: variable.Variable | None
-    h: variable.Variable | None
-
     def __init__(
         self,
         in_size: int | None,
@@ -210,27 +207,6 @@ class LSTM(LSTMBase):
     ) -> None:
         super().__init__(in_size, out_size, lateral_init, upward_init, bias_init, forget_bias_init)
         self.reset_state()
-
-    def device_resident_accept(self, visitor: Any) -> None:
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
-
-    def set_state(self, c: Any, h: Any) -> None:
-        """Set the cell state ``c`` and output ``h``, each of shape ``(B, out_size)``."""
-        where = f"{type(self).__name__}.set_state"
-        c = _state.as_state(c, "c", where, self.state_size, self.device)
-        h = _state.as_state(h, "h", where, self.state_size, self.device)
-        if c.shape != h.shape:
-            raise ValueError(f"{where}: c and h must have the same shape, got {c.shape} and {h.shape}")
-        self.c, self.h = c, h
-
-    def reset_state(self) -> None:
-        """Forget the state: the next call starts a new sequence."""
-        self.c = None
-        self.h = None
 
     def forward(self, x: Any) -> variable.Variable:
         """Consume one time step ``x`` of shape ``(B, in_size)`` and return ``h`` of shape ``(B, out_size)``."""

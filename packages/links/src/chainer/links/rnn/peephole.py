@@ -10,7 +10,7 @@ from chainer.links.connection import linear
 from chainer.links.rnn import _state
 
 
-class StatefulPeepholeLSTM(link.Chain):
+class StatefulPeepholeLSTM(_state.CellState, link.Chain):
     """Fully-connected LSTM layer with peephole connections, keeping its state inside.
 
     ``StatefulPeepholeLSTM(in_size, out_size)``
@@ -41,9 +41,6 @@ class StatefulPeepholeLSTM(link.Chain):
         (2, 4)
     """
 
-    c: variable.Variable | None
-    h: variable.Variable | None
-
     def __init__(self, in_size: int, out_size: int) -> None:
         where = type(self).__name__
         in_size = _state.check_size(in_size, "in_size", where)
@@ -57,18 +54,6 @@ class StatefulPeepholeLSTM(link.Chain):
             self.peep_f = linear.Linear(out_size, out_size, nobias=True)
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
         self.reset_state()
-
-    def device_resident_accept(self, visitor: Any) -> None:
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
-
-    def reset_state(self) -> None:
-        """Forget the state: the next call starts a new sequence."""
-        self.c = None
-        self.h = None
 
     def forward(self, x: Any) -> variable.Variable:
         """Consume one time step ``x`` of shape ``(B, in_size)``; return ``h`` of shape ``(B, out_size)``."""

@@ -19,7 +19,7 @@ def _check_zoneout_ratio(value: Any, name: str) -> float:
     return float(value)
 
 
-class StatefulZoneoutLSTM(link.Chain):
+class StatefulZoneoutLSTM(_state.SettableCellState, link.Chain):
     """Fully-connected LSTM layer with zoneout on its cell state and output, keeping its state inside.
 
     ``StatefulZoneoutLSTM(in_size, out_size, c_ratio=0.5, h_ratio=0.5)``
@@ -47,9 +47,6 @@ class StatefulZoneoutLSTM(link.Chain):
         (2, 4)
     """
 
-    c: variable.Variable | None
-    h: variable.Variable | None
-
     def __init__(self, in_size: int, out_size: int, c_ratio: float = 0.5, h_ratio: float = 0.5, **kwargs: Any) -> None:
         argument.check_unexpected_kwargs(
             kwargs, train="train argument is not supported anymore. Use chainer.using_config"
@@ -68,27 +65,6 @@ class StatefulZoneoutLSTM(link.Chain):
             self.upward = linear.Linear(in_size, 4 * out_size)
             self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
         self.reset_state()
-
-    def device_resident_accept(self, visitor: Any) -> None:
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
-
-    def set_state(self, c: Any, h: Any) -> None:
-        """Set the cell state ``c`` and output ``h``, each of shape ``(B, out_size)``."""
-        where = f"{type(self).__name__}.set_state"
-        c = _state.as_state(c, "c", where, self.state_size, self.device)
-        h = _state.as_state(h, "h", where, self.state_size, self.device)
-        if c.shape != h.shape:
-            raise ValueError(f"{where}: c and h must have the same shape, got {c.shape} and {h.shape}")
-        self.c, self.h = c, h
-
-    def reset_state(self) -> None:
-        """Forget the state: the next call starts a new sequence."""
-        self.c = None
-        self.h = None
 
     def forward(self, x: Any) -> variable.Variable:
         """Consume one time step ``x`` of shape ``(B, in_size)``; return ``h`` of shape ``(B, out_size)``."""

@@ -29,15 +29,17 @@ class ShiftBase(extension_module.Extension):
     and sets the attribute to the value of the current ``t`` (the initial value, or the
     last value when resuming), so that the first update after a resume uses the same
     value as the uninterrupted run did. State: ``_t`` and ``_last_value`` (Chainer 7's
-    keys).
+    keys). A subclass gives the formula, ``_compute(t)``; a schedule with a ``target``
+    passes its value through :meth:`_stop_at_target`.
     """
 
-    def __init__(self, attr: str, init: Any, optimizer: Any) -> None:
+    def __init__(self, attr: str, init: Any, optimizer: Any, target: Any = None) -> None:
         if not isinstance(attr, str):
             raise TypeError(f"{type(self).__name__}: attr must be the name of an attribute, got {type(attr).__name__}")
         self._attr = attr
         self._init = init
         self._optimizer = optimizer
+        self._target = target
         self._t = 0
         self._last_value: float | None = None
 
@@ -55,6 +57,25 @@ class ShiftBase(extension_module.Extension):
 
     def _compute(self, t: int) -> Any:
         raise NotImplementedError
+
+    def _stop_at_target(self, value: Any, rising: bool, *, target_over_value: bool = False) -> Any:
+        """``value``, or the target once ``value`` has gone past it (above it if ``rising``,
+        below it otherwise).
+
+        Past means ``value / target > 1`` when rising and ``< 1`` when falling, which holds
+        for negative values too. With ``target_over_value`` the ratio is ``target / value``
+        instead, with the comparisons swapped (PolynomialShift's test, as in Chainer 7).
+        """
+        target = self._target
+        if target is None:
+            return value
+        if target_over_value:
+            r = ratio(target, value)
+            passed = r < 1 if rising else r > 1
+        else:
+            r = ratio(value, target)
+            passed = r > 1 if rising else r < 1
+        return target if passed else value
 
     def initialize(self, trainer: Any) -> None:
         optimizer = self._get_optimizer(trainer)

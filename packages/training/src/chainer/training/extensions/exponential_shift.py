@@ -42,18 +42,11 @@ class ExponentialShift(_shift.ShiftBase):
     ) -> None:
         if rate < 0:
             raise ValueError(f"ExponentialShift does not support a negative rate, got {rate}")
-        super().__init__(attr, init, optimizer)
+        super().__init__(attr, init, optimizer, target)
         self._rate = rate
-        self._target = target
 
     def _compute(self, t: int) -> Any:
-        value = self._init * self._rate**t
-        target = self._target
-        if target is not None:
-            r = _shift.ratio(value, target)
-            if (self._rate > 1 and r > 1) or (self._rate <= 1 and r < 1):
-                value = target
-        return value
+        return self._stop_at_target(self._init * self._rate**t, self._rate > 1)
 
 
 __all__ = ["ExponentialShift"]

@@ -24,15 +24,10 @@ class InverseShift(_shift.ShiftBase):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.InverseShift('lr', 1e-4, 0.75))
-        >>> trainer.run()
+        >>> # lr = init * (1 + 1e-4 * t) ** -0.75
+        >>> shift = extensions.InverseShift('lr', 1e-4, 0.75)
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(
@@ -46,19 +41,12 @@ class InverseShift(_shift.ShiftBase):
     ) -> None:
         if gamma < 0:
             raise ValueError(f"InverseShift does not support a negative gamma, got {gamma}")
-        super().__init__(attr, init, optimizer)
+        super().__init__(attr, init, optimizer, target)
         self._gamma = gamma
         self._power = power
-        self._target = target
 
     def _compute(self, t: int) -> Any:
-        value = self._init * (1 + self._gamma * t) ** (-self._power)
-        target = self._target
-        if target is not None:
-            r = _shift.ratio(value, target)
-            if (self._power < 0 and r > 1) or (self._power >= 0 and r < 1):
-                value = target
-        return value
+        return self._stop_at_target(self._init * (1 + self._gamma * t) ** (-self._power), self._power < 0)
 
 
 __all__ = ["InverseShift"]

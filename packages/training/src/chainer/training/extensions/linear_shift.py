@@ -24,15 +24,10 @@ class LinearShift(extension_module.Extension):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.LinearShift('lr', (0.1, 0.01), (1000, 5000)))
-        >>> trainer.run()
+        >>> # lr = 0.1 up to call 1000, then linearly down to 0.01 at call 5000, then 0.01
+        >>> shift = extensions.LinearShift('lr', (0.1, 0.01), (1000, 5000))
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(self, attr: str, value_range: Any, time_range: Any, optimizer: Any = None) -> None:

@@ -23,15 +23,10 @@ class MultistepShift(extension_module.Extension):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.MultistepShift('lr', 0.1, [32000, 48000], 0.1))
-        >>> trainer.run()
+        >>> # lr = 0.1, then 0.01 from call 32000, then 0.001 from call 48000
+        >>> shift = extensions.MultistepShift('lr', 0.1, [32000, 48000], 0.1)
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(self, attr: str, gamma: float, step_value: Any, init: float | None, optimizer: Any = None) -> None:

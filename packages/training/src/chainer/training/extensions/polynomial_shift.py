@@ -26,15 +26,10 @@ class PolynomialShift(_shift.ShiftBase):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.PolynomialShift('lr', 0.5, 10000))
-        >>> trainer.run()
+        >>> # lr = init * (1 - t / 10000) ** 0.5, from the optimizer's lr down to 0 at t = 10000
+        >>> shift = extensions.PolynomialShift('lr', 0.5, 10000)
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(
@@ -48,20 +43,13 @@ class PolynomialShift(_shift.ShiftBase):
     ) -> None:
         if not max_count > 0:
             raise ValueError(f"PolynomialShift: max_count must be positive, got {max_count}")
-        super().__init__(attr, init, optimizer)
+        super().__init__(attr, init, optimizer, target)
         self._rate = rate
         self._max_count = max_count
-        self._target = target
 
     def _compute(self, t: int) -> Any:
         decay = max(1 - t / self._max_count, 0)
-        value = self._init * decay**self._rate
-        target = self._target
-        if target is not None:
-            r = _shift.ratio(target, value)
-            if (self._rate > 0 and r > 1) or (self._rate <= 0 and r < 1):
-                value = target
-        return value
+        return self._stop_at_target(self._init * decay**self._rate, self._rate <= 0, target_over_value=True)
 
 
 __all__ = ["PolynomialShift"]

@@ -12,6 +12,26 @@ requested (with a ``serialize`` method, so any ``savefun`` that calls
 ``target.serialize(serializer)``, such as :func:`~chainer.serializers.save_npz` or
 :func:`~chainer.serializers.save_hdf5`, writes it); the training may therefore go on
 while a thread or a process writes it.
+
+Every writer is used the same way: it is given to :func:`~chainer.training.extensions.snapshot`
+(or :func:`~chainer.training.extensions.snapshot_object`), and the trainer waits for the
+pending writes (:meth:`Writer.finalize`) when the training ends.
+
+Example:
+    >>> from chainer import training
+    >>> from chainer.training import extensions
+    >>> from chainer.training.extensions import snapshot_writers
+    >>> model = L.Classifier(L.Linear(3, 2))
+    >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
+    >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
+    >>> train_iter = chainer.iterators.SerialIterator(train, 2)
+    >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
+    >>> writer = snapshot_writers.ThreadWriter()  # or any other writer of this module
+    >>> trainer.extend(extensions.snapshot(writer=writer), trigger=(2, 'epoch'))
+    >>> trainer.run()  # the trainer waits for the writer when training ends
+    >>> import os
+    >>> os.listdir('result')
+    ['snapshot_iter_4']
 """
 
 from __future__ import annotations
@@ -62,6 +82,12 @@ class Writer:
             hook()
 
 
+def _check_savefun(where: str, savefun: Callable[..., Any]) -> Callable[..., Any]:
+    if not callable(savefun):
+        raise TypeError(f"{where}: savefun must be callable, got {type(savefun).__name__}")
+    return savefun
+
+
 class SimpleWriter(Writer):
     """The most simple snapshot writer: writes in the calling thread, at once.
 
@@ -71,29 +97,17 @@ class SimpleWriter(Writer):
         kwds: Keyword arguments passed to ``savefun``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> from chainer.training.extensions import snapshot_writers
         >>> writer = snapshot_writers.SimpleWriter(savefun=chainer.serializers.save_hdf5)
-        >>> trainer.extend(extensions.snapshot(writer=writer), trigger=(2, 'epoch'))
-        >>> trainer.run()
-        >>> import os
-        >>> os.listdir('result')
-        ['snapshot_iter_4']
+        >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
     """
 
     asynchronous = False
 
     def __init__(self, savefun: Callable[..., Any] = npz.save_npz, **kwds: Any) -> None:
         super().__init__()
-        if not callable(savefun):
-            raise TypeError(f"SimpleWriter: savefun must be callable, got {type(savefun).__name__}")
-        self._savefun = savefun
+        self._savefun = _check_savefun("SimpleWriter", savefun)
         self._kwds = kwds
 
     def __call__(self, filename: str, outdir: str, target: Any) -> None:
@@ -110,13 +124,15 @@ class StandardWriter(Writer):
 
     A new snapshot waits for the previous worker to finish; an error in a worker is
     raised by the next call (or by :meth:`finalize`).
+
+    Args:
+        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
+        kwds: Keyword arguments passed to ``savefun``.
     """
 
     def __init__(self, savefun: Callable[..., Any] = npz.save_npz, **kwds: Any) -> None:
         super().__init__()
-        if not callable(savefun):
-            raise TypeError(f"{type(self).__name__}: savefun must be callable, got {type(savefun).__name__}")
-        self._savefun = savefun
+        self._savefun = _check_savefun(type(self).__name__, savefun)
         self._kwds = kwds
         self._worker: Any = None
         self._filename: str | None = None
@@ -156,24 +172,13 @@ class StandardWriter(Writer):
 class ThreadWriter(StandardWriter):
     """Snapshot writer that uses a separate thread.
 
-    Args:
-        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
-        kwds: Keyword arguments passed to ``savefun``.
+    Takes the arguments of :class:`StandardWriter`.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> from chainer.training.extensions import snapshot_writers
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadWriter()), trigger=(2, 'epoch'))
-        >>> trainer.run()  # the trainer waits for the writer when training ends
-        >>> import os
-        >>> os.listdir('result')
-        ['snapshot_iter_4']
+        >>> writer = snapshot_writers.ThreadWriter()
+        >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
     """
 
     def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> threading.Thread:
@@ -192,24 +197,13 @@ class ProcessWriter(StandardWriter):
     The state is handed to the process (copied by ``fork``, or pickled with other
     start methods); the save function must be importable (a module-level function).
 
-    Args:
-        savefun: ``savefun(path, target, **kwds)`` (default ``save_npz``).
-        kwds: Keyword arguments passed to ``savefun``.
+    Takes the arguments of :class:`StandardWriter`.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> from chainer.training.extensions import snapshot_writers
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessWriter()), trigger=(2, 'epoch'))
-        >>> trainer.run()  # the trainer waits for the writer when training ends
-        >>> import os
-        >>> os.listdir('result')
-        ['snapshot_iter_4']
+        >>> writer = snapshot_writers.ProcessWriter(compression=False)  # save_npz(..., compression=False)
+        >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
     """
 
     def create_worker(self, filename: str, outdir: str, target: Any, **kwds: Any) -> Any:
@@ -298,19 +292,11 @@ class ThreadQueueWriter(QueueWriter):
     """Snapshot writer that uses a thread queue.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> from chainer.training.extensions import snapshot_writers
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ThreadQueueWriter()), trigger=(2, 'epoch'))
-        >>> trainer.run()  # the trainer waits for the writer when training ends
-        >>> import os
-        >>> os.listdir('result')
-        ['snapshot_iter_4']
+        >>> writer = snapshot_writers.ThreadQueueWriter()
+        >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
+        >>> writer.finalize()  # stops the consumer; the trainer does it when training ends
     """
 
     def create_queue(self) -> queue.Queue[Any]:
@@ -327,19 +313,11 @@ class ProcessQueueWriter(QueueWriter):
     queued states are pickled to it.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
         >>> from chainer.training.extensions import snapshot_writers
-        >>> trainer.extend(extensions.snapshot(writer=snapshot_writers.ProcessQueueWriter()), trigger=(2, 'epoch'))
-        >>> trainer.run()  # the trainer waits for the writer when training ends
-        >>> import os
-        >>> os.listdir('result')
-        ['snapshot_iter_4']
+        >>> writer = snapshot_writers.ProcessQueueWriter()
+        >>> trainer_extension = extensions.snapshot(writer=writer)  # for trainer.extend()
+        >>> writer.finalize()  # stops the consumer; the trainer does it when training ends
     """
 
     def create_queue(self) -> Any:

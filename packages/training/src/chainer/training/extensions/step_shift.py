@@ -24,15 +24,10 @@ class StepShift(_shift.ShiftBase):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.StepShift('lr', 0.1, 30000))
-        >>> trainer.run()
+        >>> # lr = init * 0.1 ** floor(t / 30000): divided by 10 every 30000 calls
+        >>> shift = extensions.StepShift('lr', 0.1, 30000)
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(
@@ -46,19 +41,12 @@ class StepShift(_shift.ShiftBase):
     ) -> None:
         if not step > 0:
             raise ValueError(f"StepShift: step must be positive, got {step}")
-        super().__init__(attr, init, optimizer)
+        super().__init__(attr, init, optimizer, target)
         self._gamma = gamma
         self._step = step
-        self._target = target
 
     def _compute(self, t: int) -> Any:
-        value = self._init * self._gamma ** (t // self._step)
-        target = self._target
-        if target is not None:
-            r = _shift.ratio(value, target)
-            if (self._gamma > 1 and r > 1) or (self._gamma <= 1 and r < 1):
-                value = target
-        return value
+        return self._stop_at_target(self._init * self._gamma ** (t // self._step), self._gamma > 1)
 
 
 __all__ = ["StepShift"]

@@ -24,15 +24,10 @@ class WarmupShift(extension_module.Extension):
         optimizer: The optimizer; the updater's ``'main'`` optimizer if ``None``.
 
     Example:
-        >>> from chainer import training
         >>> from chainer.training import extensions
-        >>> model = L.Classifier(L.Linear(3, 2))
-        >>> optimizer = chainer.optimizers.SGD(lr=0.1).setup(model)
-        >>> train = chainer.datasets.TupleDataset(np.ones((4, 3), 'f'), np.zeros(4, 'i'))
-        >>> train_iter = chainer.iterators.SerialIterator(train, 2)
-        >>> trainer = training.Trainer(training.StandardUpdater(train_iter, optimizer), (2, 'epoch'))
-        >>> trainer.extend(extensions.WarmupShift('lr', 0.01, 1000, 0.1))
-        >>> trainer.run()
+        >>> # lr goes linearly from 0.01 to 0.1 over the first 1000 calls, then is left alone
+        >>> shift = extensions.WarmupShift('lr', 0.01, 1000, 0.1)
+        >>> # trainer.extend(shift): see ExponentialShift's example for a whole run
     """
 
     def __init__(self, attr: str, warmup_start: float, warmup_iter: int, init: float, optimizer: Any = None) -> None:
