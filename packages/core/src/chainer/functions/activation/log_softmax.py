@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
-from chainer.functions.activation import softmax
+from chainer.functions.activation import _elementwise, softmax
 
 
 def _logsumexp(x: Any, axis: int) -> Any:
@@ -48,8 +48,10 @@ class _LogSoftmaxGrad(function_node.FunctionNode):
 class LogSoftmax(softmax.SoftmaxBase):
     """:math:`y_i = x_i - \\log \\sum_j e^{x_j}` along ``axis``."""
 
-    _where = "chainer.functions.log_softmax"
     _grad_class = _LogSoftmaxGrad
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = _elementwise.check_axis(axis, "chainer.functions.log_softmax")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))

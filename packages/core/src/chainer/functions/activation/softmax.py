@@ -17,12 +17,8 @@ class SoftmaxBase(function_node.FunctionNode):
     applied to the retained output and the output's gradient.
     """
 
-    # The public function, named in argument errors.
-    _where: str
+    axis: int
     _grad_class: Callable[[int], function_node.FunctionNode]
-
-    def __init__(self, axis: int = 1) -> None:
-        self.axis = _elementwise.check_axis(axis, self._where)
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
@@ -70,8 +66,10 @@ class _SoftmaxGrad(function_node.FunctionNode):
 class Softmax(SoftmaxBase):
     """:math:`y_i = e^{x_i} / \\sum_j e^{x_j}` along ``axis``."""
 
-    _where = "chainer.functions.softmax"
     _grad_class = _SoftmaxGrad
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = _elementwise.check_axis(axis, "chainer.functions.softmax")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))
