@@ -17,6 +17,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions.array import sum_to
 from chainer.utils import type_check
 
 _Variable = variable.Variable
@@ -116,11 +117,12 @@ class _Broadcasting(function_node.FunctionNode):
             type_check.expect(in_types[0].dtype.kind == "f")
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
-
-        inputs = self.inputs
-        grads = self._input_grads(indexes, grad_outputs[0])
-        return tuple(sum_to.sum_to(g, inputs[i].shape) for i, g in zip(indexes, grads))  # type: ignore[index]
+        inputs: Any = self.inputs
+        result = []
+        # A loop rather than a comprehension: this runs once per node in every backprop.
+        for i, g in zip(indexes, self._input_grads(indexes, grad_outputs[0])):
+            result.append(sum_to.sum_to(g, inputs[i].shape))
+        return tuple(result)
 
     def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
         """The gradients of the inputs ``indexes`` (in that order), in the output's shape."""
