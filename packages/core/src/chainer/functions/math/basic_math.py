@@ -102,8 +102,8 @@ class _ConstantOperand(function_node.FunctionNode):
 
 
 class _Broadcasting(function_node.FunctionNode):
-    """A node of two variables of one dtype (``lhs`` and ``rhs``) whose shapes broadcast
-    together; each gradient is summed back to its input's shape.
+    """A node of two variables of one dtype (``lhs`` and ``rhs``; :class:`Add` takes more)
+    whose shapes broadcast together; each gradient is summed back to its input's shape.
 
     A subclass gives :meth:`_input_grads`, the gradients before that sum.
     """
