@@ -13,36 +13,19 @@ from chainer import backend, gradient_check, initializer, link, variable
 from chainer.testing import array as array_module
 from chainer.testing import function_link
 
-_MAX_DODGE_RETRIES = 10
+_as_tuple = function_link._as_tuple
 
 
 class LinkTestFailure(AssertionError):
     """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
 
 
-def _as_tuple(x: Any, where: str) -> tuple[Any, ...]:
-    if isinstance(x, tuple):
-        return x
-    if isinstance(x, list):
-        return tuple(x)
-    raise TypeError(f"{where} must return a tuple, got {type(x).__name__}")
-
-
-class _LinkTestBase(unittest.TestCase):
-    backend_config: Any = None
+class _LinkTestBase(function_link._Harness):
     param_names: Sequence[str] = ()
-    contiguous: str | None = None
-
-    def before_test(self, test_name: str) -> None:
-        """Called before each check with its name (to skip or adjust per check)."""
 
     def create_link(self, initializers: tuple[Any, ...]) -> link.Link:
         """The link to test, built with ``initializers`` (one per name of ``param_names``)."""
         raise NotImplementedError(f"{type(self).__name__} must implement create_link()")
-
-    def generate_inputs(self) -> tuple[Any, ...]:
-        """Input arrays (NumPy) of the link."""
-        raise NotImplementedError(f"{type(self).__name__} must implement generate_inputs()")
 
     def forward(self, link: link.Link, inputs: tuple[Any, ...], device: backend.Device) -> tuple[Any, ...]:
         """Apply ``link`` to ``inputs`` (variables on ``device``); return a tuple of output
@@ -56,28 +39,8 @@ class _LinkTestBase(unittest.TestCase):
             raise TypeError(f"create_link() must return a chainer.Link, got {type(made).__name__}")
         return made
 
-    def _inputs(self) -> tuple[Any, ...]:
-        inputs = _as_tuple(self.generate_inputs(), "generate_inputs()")
-        for i, x in enumerate(inputs):
-            if not isinstance(x, numpy.ndarray):
-                raise TypeError(f"generate_inputs() must return NumPy arrays; input {i} is a {type(x).__name__}")
-        return inputs
-
-    def _to_device(self, arrays: tuple[Any, ...], backend_config: Any) -> tuple[Any, ...]:
-        result = []
-        for x in arrays:
-            if x is not None and self.contiguous is None and isinstance(x, numpy.ndarray):
-                x = function_link._noncontiguous(x)
-            result.append(None if x is None else backend_config.get_array(x))
-        return tuple(result)
-
     def _forward(self, link: link.Link, inputs: tuple[Any, ...], backend_config: Any) -> tuple[Any, ...]:
-        xs = tuple(variable.Variable(x, requires_grad=x.dtype.kind == "f") for x in inputs)
-        outputs = _as_tuple(self.forward(link, xs, backend_config.device), "forward()")
-        for i, y in enumerate(outputs):
-            if not isinstance(y, variable.Variable):
-                raise TypeError(f"forward() must return Variables; output {i} is a {type(y).__name__}")
-        return outputs
+        return self._checked_forward(inputs, lambda xs: self.forward(link, xs, backend_config.device))
 
     def _param(self, link: link.Link, name: str) -> variable.Variable:
         param = getattr(link, name, None)
@@ -86,7 +49,7 @@ class _LinkTestBase(unittest.TestCase):
         return param
 
 
-class LinkTestCase(_LinkTestBase):
+class LinkTestCase(_LinkTestBase, function_link._ForwardBackwardHarness):
     """A base class for link forward and backward test cases.
 
     A subclass implements :meth:`generate_params`, :meth:`create_link`,
@@ -135,12 +98,7 @@ class LinkTestCase(_LinkTestBase):
         ...         return (inputs[0] * link.W.array,)
     """
 
-    check_forward_options: dict[str, Any] | None = None
-    check_backward_options: dict[str, Any] | None = None
-    skip_forward_test = False
-    skip_backward_test = False
-    dodge_nondifferentiable = False
-    numerical_grad_dtype: Any = numpy.float64
+    _failure = LinkTestFailure
 
     def generate_params(self) -> tuple[Any, ...]:
         """Initial values of the parameters (arrays, scalars or initializers), in the
@@ -151,12 +109,6 @@ class LinkTestCase(_LinkTestBase):
         """The expected outputs (NumPy arrays) of the CPU ``link`` on the NumPy ``inputs``,
         computed independently of the link's implementation."""
         raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
-
-    def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Output gradients for the backward check (standard normal by default)."""
-        return tuple(
-            None if y is None else numpy.random.standard_normal(y.shape).astype(y.dtype) for y in outputs_template
-        )
 
     def _create(self) -> link.Link:
         return self._make_link(_as_tuple(self.generate_params(), "generate_params()"))
@@ -173,56 +125,36 @@ class LinkTestCase(_LinkTestBase):
         expected = _as_tuple(self.forward_expected(reference, tuple(x.copy() for x in inputs)), "forward_expected()")
         made.to_device(backend_config.device)
         outputs = self._forward(made, self._to_device(inputs, backend_config), backend_config)
-        if len(outputs) != len(expected):
-            raise LinkTestFailure(f"forward() returned {len(outputs)} outputs but forward_expected() {len(expected)}")
-        options = self.check_forward_options or {}
-        for i, (y, e) in enumerate(zip(outputs, expected)):
-            e = numpy.asarray(e)
-            if not backend_config.device.is_array_supported(y.array):
-                raise LinkTestFailure(f"output {i} is not on {backend_config.device}: {type(y.array).__name__}")
-            if y.dtype != e.dtype:
-                raise LinkTestFailure(f"output {i} has dtype {y.dtype}, expected {e.dtype}")
-            if y.shape != e.shape:
-                raise LinkTestFailure(f"output {i} has shape {y.shape}, expected {e.shape}")
-            try:
-                array_module.assert_allclose(y.array, e, **options)
-            except AssertionError as exc:
-                raise LinkTestFailure(f"forward output {i} differs from forward_expected():\n{exc}") from None
+        self._compare_outputs(outputs, expected, backend_config)
 
     def test_backward(self, backend_config: Any) -> None:
         self.backend_config = backend_config
         self.before_test("test_backward")
         if self.skip_backward_test:
             raise unittest.SkipTest("skip_backward_test is set")
-        for _attempt in range(_MAX_DODGE_RETRIES):
-            made = self._create()
-            made.to_device(backend_config.device)
-            inputs = self._inputs()
-            device_inputs = self._to_device(inputs, backend_config)
-            outputs = self._forward(made, device_inputs, backend_config)
-            grad_outputs = self.generate_grad_outputs(tuple(backend.cpu().send(y.array) for y in outputs))
-            params = tuple(self._param(made, name) for name in self.param_names)
+        self._check_at_differentiable_point(lambda: self._gradient_check(backend_config))
 
-            def f(*xs: Any, made: link.Link = made) -> tuple[Any, ...]:
-                return _as_tuple(self.forward(made, xs, backend_config.device), "forward()")
+    def _gradient_check(self, backend_config: Any) -> None:
+        made = self._create()
+        made.to_device(backend_config.device)
+        inputs = self._inputs()
+        device_inputs = self._to_device(inputs, backend_config)
+        outputs = self._forward(made, device_inputs, backend_config)
+        grad_outputs = self.generate_grad_outputs(tuple(backend.cpu().send(y.array) for y in outputs))
+        params = tuple(self._param(made, name) for name in self.param_names)
 
-            options = dict(self.check_backward_options or {})
-            options.setdefault("dtype", self.numerical_grad_dtype)
-            try:
-                gradient_check.check_backward(
-                    f,
-                    device_inputs,
-                    self._to_device(grad_outputs, backend_config),
-                    params=params,
-                    detect_nondifferentiable=self.dodge_nondifferentiable,
-                    **options,
-                )
-                return
-            except gradient_check.NondifferentiableError:
-                if not self.dodge_nondifferentiable:
-                    raise
-        raise LinkTestFailure(
-            f"could not find a differentiable point in {_MAX_DODGE_RETRIES} tries of generate_inputs()"
+        def f(*xs: Any) -> tuple[Any, ...]:
+            return _as_tuple(self.forward(made, xs, backend_config.device), "forward()")
+
+        options = dict(self.check_backward_options or {})
+        options.setdefault("dtype", self.numerical_grad_dtype)
+        gradient_check.check_backward(
+            f,
+            device_inputs,
+            self._to_device(grad_outputs, backend_config),
+            params=params,
+            detect_nondifferentiable=self.dodge_nondifferentiable,
+            **options,
         )
 
 

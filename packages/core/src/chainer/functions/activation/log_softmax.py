@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
-from chainer.functions.activation import _elementwise
-from chainer.utils import type_check
+from chainer.functions.activation import _elementwise, softmax
 
 
 def _logsumexp(x: Any, axis: int) -> Any:
@@ -15,41 +14,13 @@ def _logsumexp(x: Any, axis: int) -> Any:
     return m + xp.log(xp.exp(x - m).sum(axis=axis, keepdims=True))
 
 
-class LogSoftmax(function_node.FunctionNode):
-    """:math:`y_i = x_i - \\log \\sum_j e^{x_j}` along ``axis``."""
-
-    def __init__(self, axis: int = 1) -> None:
-        self.axis = _elementwise.check_axis(axis, "chainer.functions.log_softmax")
-
-    @property
-    def label(self) -> str:
-        return "LogSoftmax"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        type_check.expect(x_type.dtype.kind == "f")
-        _elementwise.expect_axis_in_range(x_type, self.axis)
-
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_outputs((0,))
-        x = inputs[0]
-        return (utils.force_array(x - _logsumexp(x, self.axis), x.dtype),)
-
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        (y,) = self.get_retained_outputs()
-        return _LogSoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
-
-
 class _LogSoftmaxGrad(function_node.FunctionNode):
     """:math:`g_x = g_y - e^{y} \\sum g_y`, the sum taken along ``axis``."""
 
+    _label = "LogSoftmaxGrad"
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
-
-    @property
-    def label(self) -> str:
-        return "LogSoftmaxGrad"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
@@ -72,6 +43,20 @@ class _LogSoftmaxGrad(function_node.FunctionNode):
             else:
                 result.append(w - sum_module.sum(w * p, axis=self.axis, keepdims=True))
         return tuple(result)
+
+
+class LogSoftmax(softmax.SoftmaxBase):
+    """:math:`y_i = x_i - \\log \\sum_j e^{x_j}` along ``axis``."""
+
+    _grad_class = _LogSoftmaxGrad
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = _elementwise.check_axis(axis, "chainer.functions.log_softmax")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        x = inputs[0]
+        return (utils.force_array(x - _logsumexp(x, self.axis), x.dtype),)
 
 
 def log_softmax(x: Any, axis: int = 1) -> variable.Variable:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
@@ -9,15 +10,15 @@ from chainer.functions.activation import _elementwise
 from chainer.utils import type_check
 
 
-class Softmax(function_node.FunctionNode):
-    """:math:`y_i = e^{x_i} / \\sum_j e^{x_j}` along ``axis``."""
+class SoftmaxBase(function_node.FunctionNode):
+    """The base of :class:`Softmax` and
+    :class:`~chainer.functions.activation.log_softmax.LogSoftmax`: maps of a
+    floating-point ``x`` along ``axis`` whose gradient is a ``_grad_class(axis)`` node
+    applied to the retained output and the output's gradient.
+    """
 
-    def __init__(self, axis: int = 1) -> None:
-        self.axis = _elementwise.check_axis(axis, "chainer.functions.softmax")
-
-    @property
-    def label(self) -> str:
-        return "Softmax"
+    axis: int
+    _grad_class: Callable[[int], function_node.FunctionNode]
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
@@ -25,29 +26,18 @@ class Softmax(function_node.FunctionNode):
         type_check.expect(x_type.dtype.kind == "f")
         _elementwise.expect_axis_in_range(x_type, self.axis)
 
-    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_outputs((0,))
-        x = inputs[0]
-        xp = backend.get_array_module(x)
-        # Shifting by the maximum keeps exp() finite; the result is unchanged.
-        y = xp.exp(x - x.max(axis=self.axis, keepdims=True))
-        y /= y.sum(axis=self.axis, keepdims=True)
-        return (utils.force_array(y, x.dtype),)
-
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (y,) = self.get_retained_outputs()
-        return _SoftmaxGrad(self.axis).apply((y, grad_outputs[0]))
+        return self._grad_class(self.axis).apply((y, grad_outputs[0]))
 
 
 class _SoftmaxGrad(function_node.FunctionNode):
     """:math:`g_x = y \\odot (g_y - \\langle y, g_y \\rangle)`, the sum taken along ``axis``."""
 
+    _label = "SoftmaxGrad"
+
     def __init__(self, axis: int) -> None:
         self.axis = axis
-
-    @property
-    def label(self) -> str:
-        return "SoftmaxGrad"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
@@ -71,6 +61,24 @@ class _SoftmaxGrad(function_node.FunctionNode):
                 # The map gy -> gx is symmetric: its adjoint is itself.
                 result.append(_SoftmaxGrad(self.axis).apply((y, w))[0])
         return tuple(result)
+
+
+class Softmax(SoftmaxBase):
+    """:math:`y_i = e^{x_i} / \\sum_j e^{x_j}` along ``axis``."""
+
+    _grad_class = _SoftmaxGrad
+
+    def __init__(self, axis: int = 1) -> None:
+        self.axis = _elementwise.check_axis(axis, "chainer.functions.softmax")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        x = inputs[0]
+        xp = backend.get_array_module(x)
+        # Shifting by the maximum keeps exp() finite; the result is unchanged.
+        y = xp.exp(x - x.max(axis=self.axis, keepdims=True))
+        y /= y.sum(axis=self.axis, keepdims=True)
+        return (utils.force_array(y, x.dtype),)
 
 
 def softmax(x: Any, axis: int = 1) -> variable.Variable:

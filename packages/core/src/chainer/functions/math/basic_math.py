@@ -17,6 +17,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions.array import sum_to
 from chainer.utils import type_check
 
 _Variable = variable.Variable
@@ -76,10 +77,60 @@ def _check_same_dtype(in_types: Any, names: tuple[str, ...]) -> None:
     type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
 
-class Neg(function_node.FunctionNode):
+class _FloatInput(function_node.FunctionNode):
+    """A node of one variable ``x`` that must be floating point."""
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        type_check.expect(in_types[0].dtype.kind == "f")
+
+
+class _ConstantOperand(function_node.FunctionNode):
+    """A node of one variable and a constant ``value`` (a real scalar or an array).
+
+    Its label is ``_label_format`` with the constant in place of ``{}``.
+    """
+
+    _label_format: str
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
     @property
     def label(self) -> str:
-        return "__neg__"
+        return self._label_format.format(_const_label(self.value))
+
+
+class _Broadcasting(function_node.FunctionNode):
+    """A node of two variables of one dtype (``lhs`` and ``rhs``; :class:`Add` takes more)
+    whose shapes broadcast together; each gradient is summed back to its input's shape.
+
+    A subclass gives :meth:`_input_grads`, the gradients before that sum.
+    """
+
+    # Whether the operands must be floating point.
+    _float_only = False
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_same_dtype(in_types, ("lhs", "rhs"))
+        if self._float_only:
+            type_check.expect(in_types[0].dtype.kind == "f")
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        inputs: Any = self.inputs
+        result = []
+        # A loop rather than a comprehension: this runs once per node in every backprop.
+        for i, g in zip(indexes, self._input_grads(indexes, grad_outputs[0])):
+            result.append(sum_to.sum_to(g, inputs[i].shape))
+        return tuple(result)
+
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
+        """The gradients of the inputs ``indexes`` (in that order), in the output's shape."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _input_grads(indexes, gy)")
+
+
+class Neg(function_node.FunctionNode):
+    _label = "__neg__"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -89,14 +140,8 @@ class Neg(function_node.FunctionNode):
         return (neg(grad_outputs[0]),)
 
 
-class Absolute(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "|_|"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class Absolute(_FloatInput):
+    _label = "|_|"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
@@ -109,37 +154,26 @@ class Absolute(function_node.FunctionNode):
         return (grad_outputs[0] * sign.sign(x),)
 
 
-class Add(function_node.FunctionNode):
+class Add(_Broadcasting):
     """Sum of two or more variables (broadcasting)."""
 
-    @property
-    def label(self) -> str:
-        return "_ + _"
+    _label = "_ + _"
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_same_dtype(in_types, tuple(f"x{i}" for i in range(len(in_types))))
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self._shapes = [x.shape for x in inputs]
         y = inputs[0] + inputs[1]
         for x in inputs[2:]:
             y = y + x
         return (utils.force_array(y),)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
-
-        gy = grad_outputs[0]
-        return tuple(sum_to.sum_to(gy, self._shapes[i]) for i in indexes)
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
+        return [gy] * len(indexes)
 
 
-class AddConstant(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"_ + {_const_label(self.value)}"
+class AddConstant(_ConstantOperand):
+    _label_format = "_ + {}"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -149,33 +183,19 @@ class AddConstant(function_node.FunctionNode):
         return (grad_outputs[0],)
 
 
-class Sub(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "_ - _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        _check_same_dtype(in_types, ("lhs", "rhs"))
+class Sub(_Broadcasting):
+    _label = "_ - _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x0, x1 = inputs
-        self._shapes = (x0.shape, x1.shape)
         return (utils.force_array(x0 - x1),)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
-
-        gy = grad_outputs[0]
-        return tuple(sum_to.sum_to(gy if i == 0 else -gy, self._shapes[i]) for i in indexes)
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
+        return [gy if i == 0 else -gy for i in indexes]
 
 
-class SubFromConstant(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"{_const_label(self.value)} - _"
+class SubFromConstant(_ConstantOperand):
+    _label_format = "{} - _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -185,38 +205,21 @@ class SubFromConstant(function_node.FunctionNode):
         return (-grad_outputs[0],)
 
 
-class Mul(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "_ * _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        _check_same_dtype(in_types, ("lhs", "rhs"))
+class Mul(_Broadcasting):
+    _label = "_ * _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         return (utils.force_array(x0 * x1),)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
-
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
         x0, x1 = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        result = []
-        for i in indexes:
-            other, shape = (x1, x0.shape) if i == 0 else (x0, x1.shape)
-            result.append(sum_to.sum_to(gy * other, shape))
-        return tuple(result)
+        return [gy * (x1 if i == 0 else x0) for i in indexes]
 
 
-class MulConstant(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"_ * {_const_label(self.value)}"
+class MulConstant(_ConstantOperand):
+    _label_format = "_ * {}"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -226,15 +229,10 @@ class MulConstant(function_node.FunctionNode):
         return (grad_outputs[0] * self.value,)
 
 
-class DivByConstant(function_node.FunctionNode):
+class DivByConstant(_ConstantOperand):
     # True division rather than a product with 1 / c: the result is correctly rounded,
     # as NumPy's x / c, and x / 0 gives infinities instead of a ZeroDivisionError.
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"_ / {_const_label(self.value)}"
+    _label_format = "_ / {}"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -244,45 +242,23 @@ class DivByConstant(function_node.FunctionNode):
         return (DivByConstant(self.value).apply(grad_outputs)[0],)
 
 
-class Div(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "_ / _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        _check_same_dtype(in_types, ("lhs", "rhs"))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class Div(_Broadcasting):
+    _label = "_ / _"
+    _float_only = True
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x0, x1 = inputs
         return (utils.force_array(x0 / x1),)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
-
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
         x0, x1 = self.get_retained_inputs()
-        gx0 = grad_outputs[0] / x1
-        result = []
-        for i in indexes:
-            if i == 0:
-                result.append(sum_to.sum_to(gx0, x0.shape))
-            else:
-                result.append(sum_to.sum_to(-gx0 * x0 / x1, x1.shape))
-        return tuple(result)
+        gx0 = gy / x1
+        return [gx0 if i == 0 else -gx0 * x0 / x1 for i in indexes]
 
 
-class DivFromConstant(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"{_const_label(self.value)} / _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class DivFromConstant(_FloatInput, _ConstantOperand):
+    _label_format = "{} / _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
@@ -297,13 +273,11 @@ class DivFromConstant(function_node.FunctionNode):
 class FloorDiv(function_node.FunctionNode):
     """``x // y``: piecewise constant, so its gradient is zero everywhere it exists."""
 
+    _label = "_ // _"
+
     def __init__(self, value: Any = None, reflected: bool = False) -> None:
         self.value = value
         self.reflected = reflected
-
-    @property
-    def label(self) -> str:
-        return "_ // _"
 
     def check_type_forward(self, in_types: Any) -> None:
         if self.value is None:
@@ -321,14 +295,9 @@ class FloorDiv(function_node.FunctionNode):
         return tuple(None for _ in indexes)
 
 
-class PowVarVar(function_node.FunctionNode):
-    @property
-    def label(self) -> str:
-        return "_ ** _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        _check_same_dtype(in_types, ("lhs", "rhs"))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class PowVarVar(_Broadcasting):
+    _label = "_ ** _"
+    _float_only = True
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
@@ -336,33 +305,16 @@ class PowVarVar(function_node.FunctionNode):
         x0, x1 = inputs
         return (utils.force_array(x0**x1),)
 
-    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
         from chainer.functions.math import exponential
 
         x0, x1 = self.get_retained_inputs()
         (y,) = self.get_retained_outputs()
-        gy = grad_outputs[0]
-        result = []
-        for i in indexes:
-            if i == 0:
-                result.append(sum_to.sum_to(gy * x1 * x0 ** (x1 - 1), x0.shape))
-            else:
-                result.append(sum_to.sum_to(gy * y * exponential.log(x0), x1.shape))
-        return tuple(result)
+        return [gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * y * exponential.log(x0) for i in indexes]
 
 
-class PowVarConst(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"_ ** {_const_label(self.value)}"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class PowVarConst(_FloatInput, _ConstantOperand):
+    _label_format = "_ ** {}"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
@@ -377,17 +329,8 @@ class PowVarConst(function_node.FunctionNode):
         return (grad_outputs[0] * (value * x ** (value - 1)),)
 
 
-class PowConstVar(function_node.FunctionNode):
-    def __init__(self, value: Any) -> None:
-        self.value = value
-
-    @property
-    def label(self) -> str:
-        return f"{_const_label(self.value)} ** _"
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        type_check.expect(in_types[0].dtype.kind == "f")
+class PowConstVar(_FloatInput, _ConstantOperand):
+    _label_format = "{} ** _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))

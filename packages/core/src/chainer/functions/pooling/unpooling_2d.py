@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from chainer import variable
-from chainer.functions.connection import _conv_kernels as K
-from chainer.functions.pooling import _pooling_kernels as P
 from chainer.functions.pooling import unpooling_nd
 
 
@@ -22,10 +20,7 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
         outsize: Sequence[int] | None = None,
         cover_all: bool = True,
     ) -> None:
-        where = "chainer.functions.unpooling_2d"
-        k, s, p = P.pooling_args(2, ksize, stride, pad, where)
-        if outsize is not None:
-            outsize = K.as_tuple(outsize, 2, "outsize", where)
+        k, s, p, outsize = unpooling_nd.unpooling_args(2, ksize, stride, pad, outsize, "chainer.functions.unpooling_2d")
         super().__init__(2, k, s, p, outsize, cover_all)
 
     # Per-axis names of the geometry, as Chainer's 2-D function exposes them.

@@ -49,7 +49,50 @@ def check_outsize_matches(
             )
 
 
-class UnpoolingND(function_node.FunctionNode):
+def unpooling_args(
+    ndim: int, ksize: Any, stride: Any, pad: Any, outsize: Any, where: str
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]:
+    """The window arguments of an unpooling, each as an ``ndim``-tuple (``outsize`` may be ``None``)."""
+    k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
+    if outsize is not None:
+        outsize = K.as_tuple(outsize, ndim, "outsize", where)
+    return k, s, p, outsize
+
+
+class WindowSpreading(function_node.FunctionNode):
+    """The base of the nodes that send each input element into its pooling window of an
+    output of size ``outsize`` (by default the smallest image that pools to the input).
+
+    A subclass checks its input with :meth:`_check_outsize` and sets the geometry of the
+    sweep with :meth:`_set_geometry` in its forward.
+    """
+
+    def __init__(
+        self,
+        ksize: Sequence[int],
+        stride: Sequence[int],
+        pad: Sequence[int],
+        outsize: Sequence[int] | None,
+        cover_all: bool,
+    ) -> None:
+        self.ksize = tuple(ksize)
+        self.stride = tuple(stride)
+        self.pad = tuple(pad)
+        self.outsize = None if outsize is None else tuple(outsize)
+        self.cover_all = bool(cover_all)
+
+    def _check_outsize(self, in_types: Any) -> None:
+        check_outsize_matches(in_types, 2, self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
+
+    def _set_geometry(self, x: Any) -> P.Geometry:
+        geometry = unpooling_geometry(x.shape[2:], self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
+        if any(n <= 0 for n in geometry.in_size):
+            raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
+        self.geometry = geometry
+        return geometry
+
+
+class UnpoolingND(WindowSpreading):
     """Copy each input element to every position of its window (overlaps add up)."""
 
     def __init__(
@@ -61,26 +104,18 @@ class UnpoolingND(function_node.FunctionNode):
         outsize: Sequence[int] | None,
         cover_all: bool,
     ) -> None:
+        super().__init__(ksize, stride, pad, outsize, cover_all)
         self.ndim = ndim
-        self.ksize = tuple(ksize)
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
-        self.outsize = None if outsize is None else tuple(outsize)
-        self.cover_all = bool(cover_all)
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
         type_check.expect(x_type.dtype.kind == "f", x_type.ndim == self.ndim + 2)
-        check_outsize_matches(in_types, 2, self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
+        self._check_outsize(in_types)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
-        geometry = unpooling_geometry(x.shape[2:], self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
-        if any(n <= 0 for n in geometry.in_size):
-            raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
-        self.geometry = geometry
-        return (P.window_spread(x, geometry),)
+        return (P.window_spread(x, self._set_geometry(x)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return P.WindowSum(self.geometry, 1, f"{self.label}Grad").apply(grad_outputs)
@@ -89,9 +124,7 @@ class UnpoolingND(function_node.FunctionNode):
 def _unpooling(
     x: Any, ksize: Any, stride: Any, pad: Any, outsize: Any, cover_all: bool, ndim: int, where: str
 ) -> variable.Variable:
-    k, s, p = P.pooling_args(ndim, ksize, stride, pad, where)
-    if outsize is not None:
-        outsize = K.as_tuple(outsize, ndim, "outsize", where)
+    k, s, p, outsize = unpooling_args(ndim, ksize, stride, pad, outsize, where)
     return UnpoolingND(ndim, k, s, p, outsize, cover_all).apply((x,))[0]
 
 

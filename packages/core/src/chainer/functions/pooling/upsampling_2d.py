@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer import backend, function_node, variable
-from chainer.functions.connection import _conv_kernels as K
+from chainer import backend, variable
 from chainer.functions.pooling import _pooling_kernels as P
 from chainer.functions.pooling import unpooling_nd
 from chainer.utils import type_check
 
 
-class Upsampling2D(function_node.FunctionNode):
+class Upsampling2D(unpooling_nd.WindowSpreading):
     """Put each input pixel at the position ``indexes`` names inside its window."""
 
     def __init__(
@@ -24,28 +23,19 @@ class Upsampling2D(function_node.FunctionNode):
         outsize: Sequence[int] | None,
         cover_all: bool,
     ) -> None:
+        super().__init__(ksize, stride, pad, outsize, cover_all)
         self.indexes = indexes
-        self.ksize = tuple(ksize)
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
-        self.outsize = None if outsize is None else tuple(outsize)
-        self.cover_all = bool(cover_all)
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
         indexes_shape = type_check.make_variable(tuple(self.indexes.shape), "indexes.shape")
         type_check.expect(x_type.dtype.kind == "f", x_type.ndim == 4, x_type.shape == indexes_shape)
-        unpooling_nd.check_outsize_matches(in_types, 2, self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
+        self._check_outsize(in_types)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
-        geometry = unpooling_nd.unpooling_geometry(
-            x.shape[2:], self.ksize, self.stride, self.pad, self.outsize, self.cover_all
-        )
-        if any(n <= 0 for n in geometry.in_size):
-            raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
-        self.geometry = geometry
+        geometry = self._set_geometry(x)
         # Indexes kept on another device (e.g. NumPy ones for a CuPy x) move to x's.
         self.indexes = backend.get_device_from_array(x).send(self.indexes)
         return (P.index_scatter(x, self.indexes, geometry),)
@@ -94,9 +84,7 @@ def upsampling_2d(
                [ 0., 13.,  0., 15.]], dtype=float32)
     """
     where = "chainer.functions.upsampling_2d"
-    k, s, p = P.pooling_args(2, ksize, stride, pad, where)
-    if outsize is not None:
-        outsize = K.as_tuple(outsize, 2, "outsize", where)
+    k, s, p, outsize = unpooling_nd.unpooling_args(2, ksize, stride, pad, outsize, where)
     if isinstance(indexes, variable.Variable):
         indexes = indexes.array
     if not hasattr(indexes, "dtype") or indexes.dtype.kind not in "iu":
