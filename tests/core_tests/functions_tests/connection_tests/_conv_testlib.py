@@ -25,13 +25,17 @@ def as_tuple(v, n):
     return (v,) * n if isinstance(v, int) else tuple(v)
 
 
+def _float64_per_axis(x, W, *geometry):
+    """``x`` and ``W`` in float64, the number of spatial axes, and each of ``geometry``
+    (ints or tuples) as a tuple of one int per spatial axis."""
+    nd = x.ndim - 2
+    return x.astype(numpy.float64), W.astype(numpy.float64), nd, tuple(as_tuple(v, nd) for v in geometry)
+
+
 def naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all):
     """Cross-correlation by explicit loops over output positions (float64). ``stride``,
     ``pad`` and ``dilate`` are ints or tuples of one int per spatial axis."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    stride, pad, dilate = as_tuple(stride, nd), as_tuple(pad, nd), as_tuple(dilate, nd)
+    x, W, nd, (stride, pad, dilate) = _float64_per_axis(x, W, stride, pad, dilate)
     n, c = x.shape[:2]
     o = W.shape[0]
     ksize = W.shape[2:]
@@ -59,10 +63,7 @@ def naive_deconvolution(x, W, b, stride, pad, dilate, groups, outsize):
     """Transposed convolution by explicit loops over input positions: each input
     element scatters its kernel onto the (padded) output, which is then cropped.
     ``stride``, ``pad`` and ``dilate`` are ints or tuples of one int per spatial axis."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    stride, pad, dilate = as_tuple(stride, nd), as_tuple(pad, nd), as_tuple(dilate, nd)
+    x, W, nd, (stride, pad, dilate) = _float64_per_axis(x, W, stride, pad, dilate)
     n, cin = x.shape[:2]
     cout_g = W.shape[1]
     cin_g = cin // groups
