@@ -1,53 +1,11 @@
-import itertools
-
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, naive_convolution, split_inputs, uniform_inputs, use_tolerances
 
 import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
-
-
-def naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all):
-    """Cross-correlation by explicit loops over output positions (float64)."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    n, c = x.shape[:2]
-    o = W.shape[0]
-    ksize = W.shape[2:]
-    outsize = []
-    for size, k, s, p, d in zip(x.shape[2:], ksize, stride, pad, dilate):
-        span = (k - 1) * d + 1
-        extra = s - 1 if cover_all else 0
-        outsize.append((size + 2 * p - span + extra) // s + 1)
-    padded = numpy.pad(x, [(0, 0), (0, 0)] + [(p, p + s) for p, s in zip(pad, stride)])
-    y = numpy.zeros((n, o) + tuple(outsize))
-    cg, og = c // groups, o // groups
-    for pos in itertools.product(*(range(m) for m in outsize)):
-        window = tuple(slice(i * s, i * s + (k - 1) * d + 1, d) for i, s, k, d in zip(pos, stride, ksize, dilate))
-        patch = padded[(slice(None), slice(None)) + window]
-        for g in range(groups):
-            part = patch[:, g * cg : (g + 1) * cg]
-            kernel = W[g * og : (g + 1) * og]
-            axes = tuple(range(1, nd + 2))
-            y[(slice(None), slice(g * og, (g + 1) * og)) + pos] = numpy.tensordot(part, kernel, (axes, axes))
-    if b is not None:
-        y += b.reshape((1, o) + (1,) * nd)
-    return y
 
 
 @testing.parameterize(
@@ -74,9 +32,7 @@ class TestConvolution2D(testing.FunctionTestCase):
         case = self.case
         self.stride, self.pad, self.dilate = case["stride"], case["pad"], case["dilate"]
         self.groups = case["groups"]
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     @property
     def nobias(self):
@@ -84,25 +40,16 @@ class TestConvolution2D(testing.FunctionTestCase):
         return self.cover_all
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.case["x"]).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.case["W"]).astype(self.dtype)
-        if self.nobias:
-            return x, W
-        return x, W, numpy.random.uniform(-1, 1, self.case["W"][0]).astype(self.dtype)
+        w_shape = self.case["W"]
+        return uniform_inputs(self.dtype, self.case["x"], w_shape, None if self.nobias else w_shape[0])
 
     def forward(self, inputs, device):
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
+        x, W, b = split_inputs(inputs)
         y = F.convolution_2d(x, W, b, self.stride, self.pad, self.cover_all, dilate=self.dilate, groups=self.groups)
         return (y,)
 
     def forward_expected(self, inputs):
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
-        pair = lambda v: (v, v) if isinstance(v, int) else v
-        y = naive_convolution(
-            x, W, b, pair(self.stride), pair(self.pad), pair(self.dilate), self.groups, self.cover_all
-        )
+        y = naive_convolution(*split_inputs(inputs), self.stride, self.pad, self.dilate, self.groups, self.cover_all)
         return (y.astype(self.dtype),)
 
 
@@ -254,11 +201,9 @@ def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape
     b = rng.uniform(-1, 1, w_shape[0])
     gy_shape = F.convolution_2d(x, W, b, stride, pad, groups=groups).shape
     gy = rng.uniform(-1, 1, gy_shape)
-    pair = (stride, stride) if isinstance(stride, int) else stride
-    pads = (pad, pad) if isinstance(pad, int) else pad
     numpy.testing.assert_allclose(
         F.convolution_2d(x, W, b, stride, pad, groups=groups).array,
-        naive_convolution(x, W, b, pair, pads, (1, 1), groups, False),
+        naive_convolution(x, W, b, stride, pad, 1, groups, False),
         rtol=1e-12,
         atol=1e-12,
     )

@@ -1,55 +1,10 @@
-import itertools
-
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, naive_convolution, uniform_inputs, use_tolerances
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
-
-
-def naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all):
-    """Cross-correlation by explicit loops over output positions (float64)."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    n, c = x.shape[:2]
-    o = W.shape[0]
-    ksize = W.shape[2:]
-    outsize = []
-    for size, k, s, p, d in zip(x.shape[2:], ksize, stride, pad, dilate):
-        extra = s - 1 if cover_all else 0
-        outsize.append((size + 2 * p - (k - 1) * d - 1 + extra) // s + 1)
-    padded = numpy.pad(x, [(0, 0), (0, 0)] + [(p, p + s) for p, s in zip(pad, stride)])
-    y = numpy.zeros((n, o) + tuple(outsize))
-    cg, og = c // groups, o // groups
-    axes = tuple(range(1, nd + 2))
-    for pos in itertools.product(*(range(m) for m in outsize)):
-        window = tuple(slice(i * s, i * s + (k - 1) * d + 1, d) for i, s, k, d in zip(pos, stride, ksize, dilate))
-        patch = padded[(slice(None), slice(None)) + window]
-        for g in range(groups):
-            y[(slice(None), slice(g * og, (g + 1) * og)) + pos] = numpy.tensordot(
-                patch[:, g * cg : (g + 1) * cg], W[g * og : (g + 1) * og], (axes, axes)
-            )
-    if b is not None:
-        y += b.reshape((1, o) + (1,) * nd)
-    return y
-
-
-def as_tuple(v, n):
-    return (v,) * n if isinstance(v, int) else tuple(v)
 
 
 @testing.parameterize(
@@ -74,15 +29,10 @@ class TestConvolutionND(testing.FunctionTestCase):
         (self.x_shape, self.w_shape, self.stride, self.pad, self.dilate, self.groups, self.cover_all, self.fn) = (
             self.case
         )
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
-        b = numpy.random.uniform(-1, 1, self.w_shape[0]).astype(self.dtype)
-        return x, W, b
+        return uniform_inputs(self.dtype, self.x_shape, self.w_shape, self.w_shape[0])
 
     def forward(self, inputs, device):
         x, W, b = inputs
@@ -90,18 +40,7 @@ class TestConvolutionND(testing.FunctionTestCase):
         return (fn(x, W, b, self.stride, self.pad, self.cover_all, self.dilate, self.groups),)
 
     def forward_expected(self, inputs):
-        x, W, b = inputs
-        nd = x.ndim - 2
-        y = naive_convolution(
-            x,
-            W,
-            b,
-            as_tuple(self.stride, nd),
-            as_tuple(self.pad, nd),
-            as_tuple(self.dilate, nd),
-            self.groups,
-            self.cover_all,
-        )
+        y = naive_convolution(*inputs, self.stride, self.pad, self.dilate, self.groups, self.cover_all)
         return (y.astype(self.dtype),)
 
 

@@ -1,59 +1,10 @@
-import itertools
-
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, naive_deconvolution, split_inputs, uniform_inputs, use_tolerances
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
-
-
-def naive_deconvolution(x, W, b, stride, pad, dilate, groups, outsize):
-    """Transposed convolution by explicit loops over input positions: each input
-    element scatters its kernel onto the (padded) output, which is then cropped."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    n, cin = x.shape[:2]
-    cout_g = W.shape[1]
-    cin_g = cin // groups
-    ksize = W.shape[2:]
-    if outsize is None:
-        outsize = tuple(
-            s * (m - 1) + (k - 1) * d + 1 - 2 * p for m, k, s, p, d in zip(x.shape[2:], ksize, stride, pad, dilate)
-        )
-    full = tuple(
-        max(s * (m - 1) + (k - 1) * d + 1, p + o)
-        for m, k, s, p, d, o in zip(x.shape[2:], ksize, stride, pad, dilate, outsize)
-    )
-    y = numpy.zeros((n, cout_g * groups) + full)
-    for pos in itertools.product(*(range(m) for m in x.shape[2:])):
-        window = tuple(slice(i * s, i * s + (k - 1) * d + 1, d) for i, s, k, d in zip(pos, stride, ksize, dilate))
-        for g in range(groups):
-            contribution = numpy.tensordot(
-                x[(slice(None), slice(g * cin_g, (g + 1) * cin_g)) + pos], W[g * cin_g : (g + 1) * cin_g], (1, 0)
-            )
-            y[(slice(None), slice(g * cout_g, (g + 1) * cout_g)) + window] += contribution
-    y = y[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
-    if b is not None:
-        y = y + b.reshape((1, -1) + (1,) * nd)
-    return y
-
-
-def pair(v):
-    return (v, v) if isinstance(v, int) else tuple(v)
 
 
 @testing.parameterize(
@@ -83,29 +34,19 @@ class TestDeconvolution2D(testing.FunctionTestCase):
         (self.x_shape, self.w_shape, self.stride, self.pad, self.outsize, self.dilate, self.groups, self.bias) = (
             self.case
         )
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
-        if not self.bias:
-            return x, W
-        return x, W, numpy.random.uniform(-1, 1, self.w_shape[1] * self.groups).astype(self.dtype)
+        bias_size = self.w_shape[1] * self.groups if self.bias else None
+        return uniform_inputs(self.dtype, self.x_shape, self.w_shape, bias_size)
 
     def forward(self, inputs, device):
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
+        x, W, b = split_inputs(inputs)
         y = F.deconvolution_2d(x, W, b, self.stride, self.pad, self.outsize, dilate=self.dilate, groups=self.groups)
         return (y,)
 
     def forward_expected(self, inputs):
-        x, W = inputs[:2]
-        b = inputs[2] if len(inputs) == 3 else None
-        y = naive_deconvolution(
-            x, W, b, pair(self.stride), pair(self.pad), pair(self.dilate), self.groups, self.outsize
-        )
+        y = naive_deconvolution(*split_inputs(inputs), self.stride, self.pad, self.dilate, self.groups, self.outsize)
         return (y.astype(self.dtype),)
 
 

@@ -1,59 +1,10 @@
-import itertools
-
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, naive_deconvolution, uniform_inputs, use_tolerances
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
-
-
-def naive_deconvolution(x, W, b, stride, pad, dilate, groups, outsize):
-    """Transposed convolution by explicit loops over input positions: each input
-    element scatters its kernel onto the (padded) output, which is then cropped."""
-    x = x.astype(numpy.float64)
-    W = W.astype(numpy.float64)
-    nd = x.ndim - 2
-    n, cin = x.shape[:2]
-    cout_g = W.shape[1]
-    cin_g = cin // groups
-    ksize = W.shape[2:]
-    if outsize is None:
-        outsize = tuple(
-            s * (m - 1) + (k - 1) * d + 1 - 2 * p for m, k, s, p, d in zip(x.shape[2:], ksize, stride, pad, dilate)
-        )
-    full = tuple(
-        max(s * (m - 1) + (k - 1) * d + 1, p + o)
-        for m, k, s, p, d, o in zip(x.shape[2:], ksize, stride, pad, dilate, outsize)
-    )
-    y = numpy.zeros((n, cout_g * groups) + full)
-    for pos in itertools.product(*(range(m) for m in x.shape[2:])):
-        window = tuple(slice(i * s, i * s + (k - 1) * d + 1, d) for i, s, k, d in zip(pos, stride, ksize, dilate))
-        for g in range(groups):
-            contribution = numpy.tensordot(
-                x[(slice(None), slice(g * cin_g, (g + 1) * cin_g)) + pos], W[g * cin_g : (g + 1) * cin_g], (1, 0)
-            )
-            y[(slice(None), slice(g * cout_g, (g + 1) * cout_g)) + window] += contribution
-    y = y[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in zip(pad, outsize))]
-    if b is not None:
-        y = y + b.reshape((1, -1) + (1,) * nd)
-    return y
-
-
-def as_tuple(v, n):
-    return (v,) * n if isinstance(v, int) else tuple(v)
 
 
 @testing.parameterize(
@@ -75,15 +26,10 @@ def as_tuple(v, n):
 class TestDeconvolutionND(testing.FunctionTestCase):
     def setUp(self):
         (self.x_shape, self.w_shape, self.stride, self.pad, self.outsize, self.dilate, self.groups, self.fn) = self.case
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
-        b = numpy.random.uniform(-1, 1, self.w_shape[1] * self.groups).astype(self.dtype)
-        return x, W, b
+        return uniform_inputs(self.dtype, self.x_shape, self.w_shape, self.w_shape[1] * self.groups)
 
     def forward(self, inputs, device):
         x, W, b = inputs
@@ -91,18 +37,7 @@ class TestDeconvolutionND(testing.FunctionTestCase):
         return (fn(x, W, b, self.stride, self.pad, self.outsize, self.dilate, self.groups),)
 
     def forward_expected(self, inputs):
-        x, W, b = inputs
-        nd = x.ndim - 2
-        y = naive_deconvolution(
-            x,
-            W,
-            b,
-            as_tuple(self.stride, nd),
-            as_tuple(self.pad, nd),
-            as_tuple(self.dilate, nd),
-            self.groups,
-            self.outsize,
-        )
+        y = naive_deconvolution(*inputs, self.stride, self.pad, self.dilate, self.groups, self.outsize)
         return (y.astype(self.dtype),)
 
 

@@ -61,6 +61,28 @@ def bias_grad(gy: Any, ndim: int) -> variable.Variable:
     return sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
 
 
+def backward_by_index(indexes: tuple[int, ...], *grads: Callable[[], Any]) -> tuple[Any, ...]:
+    """The gradients a node's ``backward`` returns for the inputs ``indexes`` asks for:
+    ``grads[i]()`` computes the gradient of input ``i`` (``x``, ``W``, then ``b``), and only
+    the requested ones are computed, in the order of ``indexes``."""
+    return tuple(grads[i]() for i in indexes)
+
+
+def convolution_like(node: Any, x: Any, W: Any, outsize: Sequence[int]) -> variable.Variable:
+    """:class:`ConvolutionND` of ``x`` with ``W`` in the geometry (``ndim``, ``stride``,
+    ``pad``, ``dilate``, ``groups``) of ``node``, with the output size ``outsize``."""
+    return ConvolutionND(node.ndim, node.stride, node.pad, False, node.dilate, node.groups, outsize).apply((x, W))[0]
+
+
+def deconvolution_like(node: Any, x: Any, W: Any, outsize: Sequence[int]) -> variable.Variable:
+    """The transposed convolution of ``x`` with ``W`` in the geometry of ``node`` (see
+    :func:`convolution_like`), with the output size ``outsize``."""
+    from chainer.functions.connection import deconvolution_nd
+
+    deconv = deconvolution_nd.DeconvolutionND(node.ndim, node.stride, node.pad, outsize, node.dilate, node.groups)
+    return deconv.apply((x, W))[0]
+
+
 def geometry(
     stride: Any, pad: Any, dilate: Any, groups: Any, ndim: int, where: str
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]:
@@ -126,22 +148,14 @@ class ConvolutionND(function_node.FunctionNode):
         return (K.conv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, outsize),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.connection import deconvolution_nd
-
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
-        result = []
-        for i in indexes:
-            if i == 0:
-                node = deconvolution_nd.DeconvolutionND(
-                    self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
-                )
-                result.append(node.apply((gy, W))[0])
-            elif i == 1:
-                result.append(ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0])
-            else:
-                result.append(bias_grad(gy, self.ndim))
-        return tuple(result)
+        return backward_by_index(
+            indexes,
+            lambda: deconvolution_like(self, gy, W, x.shape[2:]),
+            lambda: ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0],
+            lambda: bias_grad(gy, self.ndim),
+        )
 
 
 class ConvolutionNDGradW(function_node.FunctionNode):
@@ -168,21 +182,13 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         return (gW,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.connection import deconvolution_nd
-
         x, gy = self.get_retained_inputs()
         (ggW,) = grad_outputs
-        result = []
-        for i in indexes:
-            if i == 0:
-                deconv = deconvolution_nd.DeconvolutionND(
-                    self.ndim, self.stride, self.pad, x.shape[2:], self.dilate, self.groups
-                )
-                result.append(deconv.apply((gy, ggW))[0])
-            else:
-                conv = ConvolutionND(self.ndim, self.stride, self.pad, False, self.dilate, self.groups, gy.shape[2:])
-                result.append(conv.apply((x, ggW))[0])
-        return tuple(result)
+        return backward_by_index(
+            indexes,
+            lambda: deconvolution_like(self, gy, ggW, x.shape[2:]),
+            lambda: convolution_like(self, x, ggW, gy.shape[2:]),
+        )
 
 
 def _convolution(

@@ -78,20 +78,14 @@ class DeconvolutionND(function_node.FunctionNode):
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
-        result = []
-        for i in indexes:
-            if i == 0:
-                node = convolution_nd.ConvolutionND(
-                    self.ndim, self.stride, self.pad, False, self.dilate, self.groups, x.shape[2:]
-                )
-                result.append(node.apply((gy, W))[0])
-            elif i == 1:
-                # The kernel gradient of y = deconv(x, W) is that of the convolution
-                # gy -> x with the roles of input and output exchanged.
-                result.append(convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply((gy, x))[0])
-            else:
-                result.append(convolution_nd.bias_grad(gy, self.ndim))
-        return tuple(result)
+        # The kernel gradient of y = deconv(x, W) is that of the convolution gy -> x with
+        # the roles of input and output exchanged.
+        return convolution_nd.backward_by_index(
+            indexes,
+            lambda: convolution_nd.convolution_like(self, gy, W, x.shape[2:]),
+            lambda: convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply((gy, x))[0],
+            lambda: convolution_nd.bias_grad(gy, self.ndim),
+        )
 
 
 def _deconvolution(

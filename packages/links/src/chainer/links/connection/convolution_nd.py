@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, variable
-from chainer.links import _checks
-from chainer.links.connection import _conv_base
+from chainer.links.connection import _conv_base, _conv_nd
 
 
-class ConvolutionND(_conv_base.ConvolutionLinkBase):
+class ConvolutionND(_conv_nd.NdimConvolutionLinkBase):
     """N-dimensional convolution layer: holds the kernel and bias of
     :func:`~chainer.functions.convolution_nd`.
 
@@ -45,6 +43,8 @@ class ConvolutionND(_conv_base.ConvolutionLinkBase):
     """
 
     _specs = ("ndim", *_conv_base.ConvolutionLinkBase._specs, "cover_all")
+    _function_name = "convolution_nd"
+    _mode_argument = "cover_all"
 
     def __init__(
         self,
@@ -61,18 +61,9 @@ class ConvolutionND(_conv_base.ConvolutionLinkBase):
         dilate: Any = 1,
         groups: int = 1,
     ) -> None:
-        super().__init__()
-        self._where = where = type(self).__name__
-        self._ndim = _checks.positive_int(ndim, "ndim", where)
+        super().__init__(ndim)
         self.cover_all = bool(cover_all)
         self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
-
-    def forward(self, x: Any) -> variable.Variable:
-        """Apply the convolution to ``x`` of shape ``(N, C, S_1, ..., S_ndim)``."""
-        self._ensure_initialized(x)
-        return functions.convolution_nd(
-            x, self.W, self.b, self.stride, self.pad, self.cover_all, self.dilate, self.groups
-        )
 
 
 class _FixedNdimConvolution(ConvolutionND):

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, variable
-from chainer.links import _checks
-from chainer.links.connection import _conv_base
+from chainer.links.connection import _conv_base, _conv_nd
 
 
-class DeconvolutionND(_conv_base.ConvolutionLinkBase):
+class DeconvolutionND(_conv_nd.NdimConvolutionLinkBase):
     """N-dimensional deconvolution (transposed convolution) layer: holds the kernel and
     bias of :func:`~chainer.functions.deconvolution_nd`.
 
@@ -48,6 +46,8 @@ class DeconvolutionND(_conv_base.ConvolutionLinkBase):
 
     _transposed = True
     _specs = ("ndim", *_conv_base.ConvolutionLinkBase._specs, "outsize")
+    _function_name = "deconvolution_nd"
+    _mode_argument = "outsize"
 
     def __init__(
         self,
@@ -64,18 +64,9 @@ class DeconvolutionND(_conv_base.ConvolutionLinkBase):
         dilate: Any = 1,
         groups: int = 1,
     ) -> None:
-        super().__init__()
-        self._where = where = type(self).__name__
-        self._ndim = _checks.positive_int(ndim, "ndim", where)
+        super().__init__(ndim)
         self._set_outsize(outsize)
         self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
-
-    def forward(self, x: Any) -> variable.Variable:
-        """Apply the transposed convolution to ``x`` of shape ``(N, C, S_1, ..., S_ndim)``."""
-        self._ensure_initialized(x)
-        return functions.deconvolution_nd(
-            x, self.W, self.b, self.stride, self.pad, self.outsize, self.dilate, self.groups
-        )
 
 
 class _FixedNdimDeconvolution(DeconvolutionND):
