@@ -184,6 +184,7 @@ def test_convolution_2d_of_an_empty_batch_has_empty_outputs_and_zero_weight_grad
     [
         ((5, 3, 6, 5), (4, 3, 3, 3), 1, 1, 1),  # small kernel: per-image weight-gradient products
         ((5, 8, 6, 5), (80, 8, 3, 3), 1, 1, 1),  # large kernel: one GEMM per chunk
+        ((3, 8, 16, 16), (64, 8, 3, 3), 1, 1, 1),  # moderate kernel, 256 positions: per image
         ((3, 4, 7, 6), (6, 2, 3, 2), 2, (1, 0), 2),
     ],
 )
