@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 
@@ -59,3 +63,41 @@ def blas_threads() -> int:
     import os
 
     return len(os.sched_getaffinity(0))
+
+
+def fresh_process_best(
+    script: str, sides: tuple[str, ...] = ("ours", "torch"), rounds: int = 4, extra: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """Best seconds per step of each side of ``script``, each run measured in a fresh
+    Python process (``script --side NAME *extra`` prints ``{"seconds": ...}``), the sides
+    alternating ``rounds`` times so that both see the same machine load.
+
+    Separate processes because threads outlive their work: after every GEMM NumPy's
+    OpenBLAS workers spin on their cores for about 0.1 s, and PyTorch's OpenMP workers
+    wait likewise, so in one process each side's spinning threads slow down the other
+    side's next steps (PyTorch's MLP step took 15-16 ms in one process with ours, 9-11 ms
+    alone). A side whose process fails is left out (e.g. PyTorch not installed), except
+    the first, ours: its failure raises ``RuntimeError`` with the end of its stderr."""
+    path = str(Path(__file__).resolve().parent / script)
+    best: dict[str, float] = {}
+    failed: set[str] = set()
+    for _ in range(rounds):
+        for side in sides:
+            if side in failed:
+                continue
+            done = subprocess.run([sys.executable, path, "--side", side, *extra], capture_output=True, text=True)
+            if done.returncode != 0:
+                if side == sides[0]:
+                    raise RuntimeError(f"{script} --side {side} failed:\n{done.stderr[-2000:]}")
+                failed.add(side)
+                continue
+            seconds = float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
+            best[side] = min(best.get(side, float("inf")), seconds)
+    return best
+
+
+def print_side(step: Callable[[], Any], number: int, clock: Callable[[], float] = time.perf_counter) -> None:
+    """The ``--side`` mode of a benchmark script: time ``step`` and print the JSON line
+    that :func:`fresh_process_best` reads."""
+    (seconds,) = interleaved_best([step], repeat=15, number=number, clock=clock)
+    print(json.dumps({"seconds": seconds}))

@@ -8,15 +8,16 @@ momentum-SGD update written here. PyTorch runs with as many threads as NumPy's B
     python benchmarks/cnn.py            [--profile] [--cpu-time]
 
 Set OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS) before running to choose the thread count.
-Timings are the best of interleaved rounds (ours, then torch, repeatedly), so both see the
-same load on a shared machine; --cpu-time measures process CPU time instead of wall time.
+Each side is timed in fresh processes, ours and torch's in alternation, so both see the
+same load on a shared machine and neither is slowed by the other's idle-spinning threads
+(see _timing.fresh_process_best); --cpu-time measures process CPU time instead of wall time.
 
 Page faults: glibc hands large freed temporaries back to the kernel, and the next step
 faults them in again. Our convolution kernels take their patch matrices from per-thread
 scratch buffers (``chainer._workspace``), so our step faults almost never; PyTorch's
-step, in the same process, faults from a hundred to several thousand times depending on
-the heap left by ours. MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ (e.g. 1000000000)
-remove the faults of both.
+step faulted from a hundred to several thousand times (measured when both sides ran in
+one process, on the heap left by ours). MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_
+(e.g. 1000000000) remove the faults of both.
 """
 
 from __future__ import annotations
@@ -145,18 +146,26 @@ def torch_step_fn(torch: Any) -> Callable[[], float]:
 
 def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
-    steadier on a loaded machine, and equal to wall time x threads when they are busy)."""
-    threads = _timing.blas_threads()
+    steadier on a loaded machine, and equal to wall time x threads when they are busy),
+    each side measured in fresh processes in alternation (``_timing.fresh_process_best``)."""
+    best = _timing.fresh_process_best("cnn.py", extra=("--cpu-time",) if cpu_time else ())
+    theirs = best.get("torch")
+    return {
+        "chainer_ms_per_iter": best["ours"] * 1e3,
+        "torch_ms_per_iter": None if theirs is None else theirs * 1e3,
+        "threads": float(_timing.blas_threads()),
+    }
+
+
+def _side(name: str, cpu_time: bool) -> None:
     clock = time.process_time if cpu_time else time.perf_counter
-    ours_step = chainer_step_fn()
-    try:
+    if name == "ours":
+        _timing.print_side(chainer_step_fn(), number=5, clock=clock)
+    else:
         import torch
-    except ImportError:
-        (ours,) = _timing.interleaved_best([ours_step], clock=clock)
-        return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": None, "threads": float(threads)}
-    torch.set_num_threads(threads)
-    ours, theirs = _timing.interleaved_best([ours_step, torch_step_fn(torch)], clock=clock)
-    return {"chainer_ms_per_iter": ours * 1e3, "torch_ms_per_iter": theirs * 1e3, "threads": float(threads)}
+
+        torch.set_num_threads(_timing.blas_threads())
+        _timing.print_side(torch_step_fn(torch), number=5, clock=clock)
 
 
 def main(argv: list[str]) -> int:
@@ -174,6 +183,9 @@ def main(argv: list[str]) -> int:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return 0
     cpu_time = "--cpu-time" in argv
+    if "--side" in argv:
+        _side(argv[argv.index("--side") + 1], cpu_time)
+        return 0
     result = run(cpu_time)
     print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")
     print(f"chainer: {result['chainer_ms_per_iter']:.2f} ms/iter")

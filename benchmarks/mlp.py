@@ -3,6 +3,8 @@ Reported as milliseconds per step (forward, backward, update), next to PyTorch C
 
 from __future__ import annotations
 
+import sys
+
 import numpy
 
 import chainer
@@ -87,16 +89,27 @@ def torch_setup(torch):
 
 
 def run() -> dict[str, float | None]:
-    ours = _timing.best_of(chainer_setup(), repeat=5, number=10) * 1e3
-    torch = _timing.torch_or_none()
-    theirs = None
-    if torch is not None:
+    """Milliseconds per step, ours and PyTorch's (as many threads as NumPy's BLAS), each
+    measured in fresh processes in alternation (see ``_timing.fresh_process_best``)."""
+    best = _timing.fresh_process_best("mlp.py")
+    theirs = best.get("torch")
+    return {"chainer_ms_per_step": best["ours"] * 1e3, "torch_ms_per_step": None if theirs is None else theirs * 1e3}
+
+
+def _side(name: str) -> None:
+    if name == "ours":
+        _timing.print_side(chainer_setup(), number=10)
+    else:
+        import torch
+
         torch.set_num_threads(_timing.blas_threads())
-        theirs = _timing.best_of(torch_setup(torch), repeat=5, number=10) * 1e3
-    return {"chainer_ms_per_step": ours, "torch_ms_per_step": theirs}
+        _timing.print_side(torch_setup(torch), number=10)
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--side":
+        _side(sys.argv[2])
+        sys.exit(0)
     result = run()
     print(f"chainer: {result['chainer_ms_per_step']:.2f} ms/step")
     if result["torch_ms_per_step"] is not None:
