@@ -2,6 +2,7 @@
 
 import operator
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -9,26 +10,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
-    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
-    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
-}
-# Numerical gradients are computed in float64; for float64 a smaller step keeps the
-# truncation error of central differences below the tolerance.
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
-    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-DOUBLE_BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
 
 
 def _f64(*arrays):
@@ -49,16 +30,11 @@ BINARY = {
 @testing.fix_random()
 @testing.parameterize(
     *testing.product(
-        {"op": sorted(BINARY), "shapes": [((3, 2), (3, 2)), ((3, 2), (2,)), ((), (3, 1))], "dtype": DTYPES}
+        {"op": sorted(BINARY), "shapes": [((3, 2), (3, 2)), ((3, 2), (2,)), ((), (3, 1))], "dtype": testlib.DTYPES}
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestBinaryOperator(testing.FunctionTestCase):
-    def setUp(self):
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
-
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestBinaryOperator(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def generate_inputs(self):
         shape1, shape2 = self.shapes
         if self.op == "pow":  # a positive base
@@ -103,17 +79,12 @@ WITH_CONSTANT = {
         {
             "op": sorted(WITH_CONSTANT),
             "constant": [2.5, 3, numpy.float16(0.75)],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestOperatorWithScalar(testing.FunctionTestCase):
-    def setUp(self):
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
-
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestOperatorWithScalar(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def generate_inputs(self):
         # Positive and away from zero: valid for every operator (c / x, x ** c).
         return (numpy.random.uniform(0.5, 2, (3, 2)).astype(self.dtype),)
@@ -137,18 +108,16 @@ class TestOperatorWithScalar(testing.FunctionTestCase):
         {
             "op": sorted(WITH_CONSTANT),
             "array_dtype": [None, numpy.float64, numpy.int32],  # None: the variable's dtype
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestOperatorWithArray(testing.FunctionTestCase):
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestOperatorWithArray(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     """An array operand is a constant cast to the variable's dtype; the result keeps it."""
 
     def setUp(self):
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+        super().setUp()
         array_dtype = self.array_dtype or self.dtype
         if numpy.dtype(array_dtype).kind == "i":
             self.constant = numpy.array([1, 2], array_dtype)
@@ -173,15 +142,15 @@ class TestOperatorWithArray(testing.FunctionTestCase):
 
 
 @testing.fix_random()
-@testing.parameterize(*testing.product({"op": ["neg", "abs"], "shape": [(), (3, 2)], "dtype": DTYPES}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.parameterize(*testing.product({"op": ["neg", "abs"], "shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestUnaryOperator(testing.FunctionTestCase):
     dodge_nondifferentiable = True  # abs at zero
 
     def setUp(self):
         self.check_forward_options = {"atol": 0, "rtol": 0}
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+        self.check_backward_options = testlib.BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = testlib.DOUBLE_BACKWARD_TOL[self.dtype]
 
     def generate_inputs(self):
         return (numpy.random.uniform(-1, 1, self.shape).astype(self.dtype),)
@@ -201,17 +170,17 @@ class TestUnaryOperator(testing.FunctionTestCase):
 @testing.fix_random()
 @testing.parameterize(
     *testing.product(
-        {"shapes": [((2, 3), (3, 4)), ((2, 2, 3), (3, 4)), ((3,), (3, 4)), ((2, 3), (3,))], "dtype": DTYPES}
+        {"shapes": [((2, 3), (3, 4)), ((2, 2, 3), (3, 4)), ((3,), (3, 4)), ((2, 3), (3,))], "dtype": testlib.DTYPES}
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestMatmulOperator(testing.FunctionTestCase):
     def setUp(self):
         self.check_forward_options = (
-            {"atol": 5e-3, "rtol": 5e-3} if self.dtype == numpy.float16 else FORWARD_TOL[self.dtype]
+            {"atol": 5e-3, "rtol": 5e-3} if self.dtype == numpy.float16 else testlib.FORWARD_TOL[self.dtype]
         )
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
+        self.check_backward_options = testlib.BACKWARD_TOL[self.dtype]
+        self.check_double_backward_options = testlib.DOUBLE_BACKWARD_TOL[self.dtype]
 
     def generate_inputs(self):
         a_shape, b_shape = self.shapes
@@ -270,7 +239,7 @@ def test_floordiv_rejects_mixed_dtypes():
 # -- dtypes ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", testlib.DTYPES)
 @pytest.mark.parametrize(
     "constant", [2, 2.5, True, numpy.float64(2.5), numpy.float32(2.5), numpy.int64(3), numpy.array(2.5)]
 )
@@ -280,7 +249,7 @@ def test_scalar_operands_keep_the_dtype_of_the_variable(dtype, constant, op):
     y = WITH_CONSTANT[op](x, constant)
     assert y.dtype == dtype
     expected = WITH_CONSTANT[op](x.array.astype(numpy.float64), float(constant))
-    testing.assert_allclose(y.array, expected.astype(dtype), **FORWARD_TOL[dtype])
+    testing.assert_allclose(y.array, expected.astype(dtype), **testlib.FORWARD_TOL[dtype])
 
 
 def test_integer_variables_keep_their_dtype():

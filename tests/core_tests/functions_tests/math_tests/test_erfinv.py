@@ -1,31 +1,12 @@
 import math
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
-    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
-    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
-}
-# Numerical gradients are computed in float64; for float64 a smaller step keeps the
-# truncation error of central differences below the tolerance.
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
-    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-DOUBLE_BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
 
 
 def _scalar_reference(f):
@@ -56,14 +37,12 @@ UNARY = {
 
 
 @testing.fix_random()
-@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": DTYPES}))
-@testing.inject_backend_tests(None, BACKENDS)
-class TestErfInv(testing.FunctionTestCase):
+@testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestErfInv(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def setUp(self):
+        super().setUp()
         self.function, self.reference, self.domain = UNARY[self.name]
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
 
     def generate_inputs(self):
         return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)

@@ -1,5 +1,6 @@
 import math
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -7,27 +8,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
-    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
-    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
-}
-# Numerical gradients are computed in float64; for float64 a smaller step keeps the
-# truncation error of central differences below the tolerance.
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
-    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-DOUBLE_BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-
 
 # Bernoulli numbers B_2, B_4, ..., B_12 for the Euler-Maclaurin tail.
 _BERNOULLI = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730]
@@ -65,15 +45,10 @@ def _polygamma(n, v):
 
 @testing.fix_random()
 @testing.parameterize(
-    *testing.product({"shapes": [((), ()), ((3, 2), (3, 2)), ((4, 1), (2,)), ((), (3,))], "dtype": DTYPES})
+    *testing.product({"shapes": [((), ()), ((3, 2), (3, 2)), ((4, 1), (2,)), ((), (3,))], "dtype": testlib.DTYPES})
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestPolyGamma(testing.FunctionTestCase):
-    def setUp(self):
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
-
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestPolyGamma(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def generate_inputs(self):
         n_shape, x_shape = self.shapes
         n = numpy.asarray(numpy.random.randint(0, 4, n_shape), numpy.int32)

@@ -1,5 +1,6 @@
 import math
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -7,27 +8,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 1e-3, "rtol": 5e-3},
-    numpy.float32: {"atol": 1e-6, "rtol": 1e-5},
-    numpy.float64: {"atol": 1e-13, "rtol": 1e-12},
-}
-# Numerical gradients are computed in float64; for float64 a smaller step keeps the
-# truncation error of central differences below the tolerance.
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 1e-2, "rtol": 1e-2},
-    numpy.float32: {"atol": 1e-4, "rtol": 1e-3},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-DOUBLE_BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-2},
-    numpy.float64: {"eps": 1e-4, "atol": 1e-6, "rtol": 1e-5},
-}
-
 
 # Bernoulli numbers B_2, B_4, ..., B_12 for the Euler-Maclaurin tail.
 _BERNOULLI = [1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730]
@@ -58,17 +38,15 @@ def _hurwitz_zeta(s, q, terms=20):
                 (numpy.array([[1.5], [2.0], [4.0]]), (3, 2)),
                 (numpy.array([2.0, 3.0]), (3, 1)),
             ],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
-class TestZeta(testing.FunctionTestCase):
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestZeta(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def setUp(self):
+        super().setUp()
         self.x, self.q_shape = self.case
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
 
     def generate_inputs(self):
         return (numpy.random.uniform(0.5, 3, self.q_shape).astype(self.dtype),)
