@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -6,8 +7,6 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 SHAPE = (2, 3, 4)
 
 
@@ -39,7 +38,7 @@ def _reference_average(x, axis, weights, keepdims):
                 "axis": [None, 1, -1, (0, 2)],
                 "weights": [None],
                 "keepdims": [False, True],
-                "dtype": DTYPES,
+                "dtype": testlib.DTYPES,
             }
         )
         + testing.product(
@@ -47,12 +46,12 @@ def _reference_average(x, axis, weights, keepdims):
                 "axis": [None, 0, -1],
                 "weights": ["full", "1d"],
                 "keepdims": [False, True],
-                "dtype": DTYPES,
+                "dtype": testlib.DTYPES,
             }
         )
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestAverage(testing.FunctionTestCase):
     def setUp(self):
         if self.weights == "1d" and self.axis is None:

@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -5,13 +6,11 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-
 
 @testing.parameterize(
     *testing.product({"shape": [(3, 2), (2, 3, 4), (1, 1)], "dtype": [numpy.float16, numpy.float32, numpy.float64]})
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestBatchL2NormSquared(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

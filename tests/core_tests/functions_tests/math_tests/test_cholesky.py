@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 import scipy.linalg
@@ -7,11 +8,9 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-
 
 @testing.parameterize(*testing.product({"n": [1, 3], "dtype": [numpy.float32, numpy.float64]}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestCholesky(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float32:

@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -5,9 +6,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_cumprod(x, axis):
@@ -28,11 +26,11 @@ def _reference_cumprod(x, axis):
         {
             "shape_axis": [((4,), 0), ((3, 4), 1), ((2, 3, 4), -2), ((2, 3), None)],
             "zeros": [0, 1, 2],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestCumprod(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

@@ -1,12 +1,10 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_cumsum(x, axis):
@@ -23,9 +21,9 @@ def _reference_cumsum(x, axis):
 
 
 @testing.parameterize(
-    *testing.product({"shape_axis": [((4,), 0), ((3, 4), 1), ((2, 3, 4), -2), ((2, 3), None)], "dtype": DTYPES})
+    *testing.product({"shape_axis": [((4,), 0), ((3, 4), 1), ((2, 3, 4), -2), ((2, 3), None)], "dtype": testlib.DTYPES})
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestCumsum(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

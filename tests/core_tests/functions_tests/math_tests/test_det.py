@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 import scipy.linalg
@@ -6,8 +7,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
 
 
 def _well_conditioned(shape, dtype):
@@ -22,7 +21,7 @@ def _tolerances(dtype):
 
 
 @testing.parameterize(*testing.product({"n": [1, 3], "dtype": [numpy.float32, numpy.float64]}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestDet(testing.FunctionTestCase):
     def setUp(self):
         self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
@@ -39,7 +38,7 @@ class TestDet(testing.FunctionTestCase):
 
 
 @testing.parameterize(*testing.product({"shape": [(1, 2, 2), (3, 3, 3)], "dtype": [numpy.float32, numpy.float64]}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestBatchDet(testing.FunctionTestCase):
     def setUp(self):
         self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)

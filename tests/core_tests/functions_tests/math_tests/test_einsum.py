@@ -1,5 +1,6 @@
 import itertools
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -7,9 +8,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_einsum(inputs_labels, out_labels, arrays):
@@ -53,8 +51,8 @@ CASES = [
 ]
 
 
-@testing.parameterize(*testing.product({"case": CASES, "dtype": DTYPES}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.parameterize(*testing.product({"case": CASES, "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestEinSum(testing.FunctionTestCase):
     def setUp(self):
         self.subscripts, self.shapes, self.labels, self.out_labels = self.case

@@ -1,13 +1,12 @@
 import cmath
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
 
 
 def _dft(x, inverse):
@@ -24,7 +23,7 @@ def _dft(x, inverse):
         {"method": ["fft", "ifft"], "shape": [(4,), (2, 5)], "dtype": [numpy.float16, numpy.float32, numpy.float64]}
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestFFT(testing.FunctionTestCase):
     def setUp(self):
         if self.dtype == numpy.float16:

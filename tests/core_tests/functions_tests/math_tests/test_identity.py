@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -5,13 +6,10 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-
 
 @testing.fix_random()
-@testing.parameterize(*testing.product({"n_inputs": [1, 3], "dtype": DTYPES}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.parameterize(*testing.product({"n_inputs": [1, 3], "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestIdentity(testing.FunctionTestCase):
     def setUp(self):
         self.check_forward_options = {"atol": 0, "rtol": 0}

@@ -1,14 +1,12 @@
 import math
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference(x, axis):
@@ -22,9 +20,11 @@ def _reference(x, axis):
 
 
 @testing.parameterize(
-    *testing.product({"shape_axis": [((3, 4), None), ((3, 4), 1), ((2, 3, 4), (0, 2)), ((), None)], "dtype": DTYPES})
+    *testing.product(
+        {"shape_axis": [((3, 4), None), ((3, 4), 1), ((2, 3, 4), (0, 2)), ((), None)], "dtype": testlib.DTYPES}
+    )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestLogSumExp(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -5,9 +6,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_matmul(a, b):
@@ -49,11 +47,11 @@ def _tolerances(dtype):
             ],
             "transa": [False, True],
             "transb": [False, True],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestMatMul(testing.FunctionTestCase):
     def setUp(self):
         self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
@@ -126,11 +124,11 @@ def test_matmul_rejects_unbroadcastable_batches():
                 ((2, 3, 4), (2, 4), False, False),
                 ((2, 4, 3), (2, 4), True, False),
             ],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestBatchMatMul(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.transa, self.transb = self.case

@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -5,9 +6,6 @@ import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _distinct(shape, dtype):
@@ -23,11 +21,11 @@ def _distinct(shape, dtype):
             "func": ["max", "min"],
             "shape_axis": [((3, 4), None), ((3, 4), 1), ((3, 4), -1), ((2, 3, 4), (0, 2)), ((), None)],
             "keepdims": [False, True],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestMaxMin(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis
@@ -58,7 +56,7 @@ class TestMaxMin(testing.FunctionTestCase):
         return (numpy.asarray(picked, dtype=self.dtype),)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", testlib.DTYPES)
 def test_max_gradient_goes_to_every_tied_position(dtype):
     x = chainer.Variable(numpy.array([[1, 3, 3], [2, 0, -1]], dtype))
     y = F.max(x, axis=1)
@@ -73,7 +71,9 @@ def test_min_gradient_of_all_elements():
     numpy.testing.assert_array_equal(x.grad, [[0, 1], [0, 0]])
 
 
-@testing.parameterize(*testing.product({"func": ["argmax", "argmin"], "axis": [None, 0, 1, -1], "dtype": DTYPES}))
+@testing.parameterize(
+    *testing.product({"func": ["argmax", "argmin"], "axis": [None, 0, 1, -1], "dtype": testlib.DTYPES})
+)
 class TestArgMaxMin:
     def test_forward(self):
         x = _distinct((3, 4), self.dtype)

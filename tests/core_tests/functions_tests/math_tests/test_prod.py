@@ -1,5 +1,6 @@
 import functools
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -7,9 +8,6 @@ import chainer
 import chainer.functions as F
 from chainer import gradient_check, testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_prod(x, axis, keepdims):
@@ -34,11 +32,11 @@ def _reference_prod(x, axis, keepdims):
             "shape_axis": [((3, 4), None), ((3, 4), 1), ((2, 3, 4), (0, -1)), ((), None)],
             "keepdims": [False, True],
             "zeros": [0, 1, 2],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestProd(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

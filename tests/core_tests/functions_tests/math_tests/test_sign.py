@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -6,13 +7,10 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
-
 
 @testing.fix_random()
-@testing.parameterize(*testing.product({"shape": [(), (3, 2)], "dtype": DTYPES}))
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.parameterize(*testing.product({"shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestSign(testing.FunctionTestCase):
     # Piecewise constant: the backward check confirms a zero gradient away from zero;
     # there is nothing to differentiate a second time.

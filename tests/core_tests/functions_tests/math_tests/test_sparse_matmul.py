@@ -1,3 +1,4 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
@@ -6,8 +7,6 @@ import chainer.functions as F
 from chainer import testing, utils
 from chainer.utils import type_check
 
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 M, K, N, BATCH = 3, 4, 2, 2
 
 
@@ -53,11 +52,11 @@ def _matmul(a, b):
             "sparse_left": [True, False],
             "trans": [(False, False), (True, False), (False, True), (True, True)],
             "batched": [False, True],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestSparseMatMul(testing.FunctionTestCase):
     def setUp(self):
         self.transa, self.transb = self.trans

@@ -1,12 +1,10 @@
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_sum(x, axis, keepdims):
@@ -31,11 +29,11 @@ def _reference_sum(x, axis, keepdims):
         {
             "shape_axis": [((3, 4), None), ((3, 4), 0), ((3, 4), -1), ((2, 3, 4), (0, 2)), ((), None)],
             "keepdims": [False, True],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestSum(testing.FunctionTestCase):
     def setUp(self):
         self.shape, self.axis = self.shape_axis

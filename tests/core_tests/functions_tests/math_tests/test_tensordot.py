@@ -1,14 +1,12 @@
 import itertools
 
+import _math_testlib as testlib
 import numpy
 import pytest
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 
 
 def _reference_tensordot(a, b, a_axes, b_axes):
@@ -46,11 +44,11 @@ def _reference_tensordot(a, b, a_axes, b_axes):
                 ((3, 4), (4, 3), ((-1, 0), (0, -1)), (1, 0), (0, 1)),
                 ((3,), (3,), 1, (0,), (0,)),
             ],
-            "dtype": DTYPES,
+            "dtype": testlib.DTYPES,
         }
     )
 )
-@testing.inject_backend_tests(None, BACKENDS)
+@testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestTensorDot(testing.FunctionTestCase):
     def setUp(self):
         self.a_shape, self.b_shape, self.axes, self.a_axes, self.b_axes = self.case
