@@ -1,22 +1,11 @@
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, use_tolerances
 from scipy import signal
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
 
 
 @testing.parameterize(
@@ -36,9 +25,7 @@ BACKWARD_TOL = {
 class TestDepthwiseConvolution2D(testing.FunctionTestCase):
     def setUp(self):
         self.x_shape, self.w_shape, self.stride, self.pad, self.bias = self.case
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     def generate_inputs(self):
         x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)

@@ -1,21 +1,10 @@
 import numpy
 import pytest
+from _conv_testlib import BACKENDS, use_tolerances
 
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
-
-BACKENDS = [{}, {"use_cuda": True}]
-FORWARD_TOL = {
-    numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-5, "rtol": 1e-4},
-    numpy.float64: {"atol": 1e-10, "rtol": 1e-8},
-}
-BACKWARD_TOL = {
-    numpy.float16: {"atol": 5e-2, "rtol": 5e-2},
-    numpy.float32: {"atol": 1e-3, "rtol": 1e-3},
-    numpy.float64: {"atol": 1e-7, "rtol": 1e-6},
-}
 
 
 @testing.parameterize(
@@ -38,9 +27,7 @@ class TestLocalConvolution2D(testing.FunctionTestCase):
         self.sy, self.sx = sy, sx
         self.out_h = (self.x_shape[2] - self.kh) // sy + 1
         self.out_w = (self.x_shape[3] - self.kw) // sx + 1
-        self.check_forward_options = FORWARD_TOL[self.dtype]
-        self.check_backward_options = BACKWARD_TOL[self.dtype]
-        self.check_double_backward_options = BACKWARD_TOL[self.dtype]
+        use_tolerances(self)
 
     def generate_inputs(self):
         c = self.x_shape[1]
