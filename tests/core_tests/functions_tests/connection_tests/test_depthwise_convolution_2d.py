@@ -1,6 +1,6 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, use_tolerances
+from _conv_testlib import BACKENDS, split_inputs, uniform_inputs, use_tolerances
 from scipy import signal
 
 import chainer.functions as F
@@ -28,16 +28,11 @@ class TestDepthwiseConvolution2D(testing.FunctionTestCase):
         use_tolerances(self)
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
-        if not self.bias:
-            return x, W
-        b = numpy.random.uniform(-1, 1, self.w_shape[0] * self.w_shape[1]).astype(self.dtype)
-        return x, W, b
+        bias_size = self.w_shape[0] * self.w_shape[1] if self.bias else None
+        return uniform_inputs(self.dtype, self.x_shape, self.w_shape, bias_size)
 
     def forward(self, inputs, device):
-        x, W = inputs[:2]
-        b = inputs[2] if self.bias else None
+        x, W, b = split_inputs(inputs)
         return (F.depthwise_convolution_2d(x, W, b, self.stride, self.pad),)
 
     def forward_expected(self, inputs):

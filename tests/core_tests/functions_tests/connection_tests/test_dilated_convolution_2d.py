@@ -1,6 +1,6 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, use_tolerances
+from _conv_testlib import BACKENDS, uniform_inputs, use_tolerances
 from scipy import signal
 
 import chainer.functions as F
@@ -35,10 +35,7 @@ class TestDilatedConvolution2D(testing.FunctionTestCase):
         use_tolerances(self)
 
     def generate_inputs(self):
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, self.w_shape).astype(self.dtype)
-        b = numpy.random.uniform(-1, 1, self.w_shape[0]).astype(self.dtype)
-        return x, W, b
+        return uniform_inputs(self.dtype, self.x_shape, self.w_shape, self.w_shape[0])
 
     def forward(self, inputs, device):
         x, W, b = inputs

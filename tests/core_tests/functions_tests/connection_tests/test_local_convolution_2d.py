@@ -1,6 +1,6 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, use_tolerances
+from _conv_testlib import BACKENDS, split_inputs, uniform_inputs, use_tolerances
 
 import chainer.functions as F
 from chainer import testing
@@ -30,16 +30,12 @@ class TestLocalConvolution2D(testing.FunctionTestCase):
         use_tolerances(self)
 
     def generate_inputs(self):
-        c = self.x_shape[1]
-        x = numpy.random.uniform(-1, 1, self.x_shape).astype(self.dtype)
-        W = numpy.random.uniform(-1, 1, (self.o, self.out_h, self.out_w, c, self.kh, self.kw)).astype(self.dtype)
-        if not self.bias:
-            return x, W
-        return x, W, numpy.random.uniform(-1, 1, (self.o, self.out_h, self.out_w)).astype(self.dtype)
+        w_shape = (self.o, self.out_h, self.out_w, self.x_shape[1], self.kh, self.kw)
+        bias_shape = (self.o, self.out_h, self.out_w) if self.bias else None
+        return uniform_inputs(self.dtype, self.x_shape, w_shape, bias_shape)
 
     def forward(self, inputs, device):
-        x, W = inputs[:2]
-        b = inputs[2] if self.bias else None
+        x, W, b = split_inputs(inputs)
         return (F.local_convolution_2d(x, W, b, self.stride),)
 
     def forward_expected(self, inputs):
