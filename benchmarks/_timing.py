@@ -96,8 +96,22 @@ def fresh_process_best(
     return best
 
 
-def print_side(step: Callable[[], Any], number: int, clock: Callable[[], float] = time.perf_counter) -> None:
-    """The ``--side`` mode of a benchmark script: time ``step`` and print the JSON line
-    that :func:`fresh_process_best` reads."""
+def print_side(
+    side: str,
+    ours: Callable[[], Callable[[], Any]],
+    theirs: Callable[[Any], Callable[[], Any]],
+    number: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> None:
+    """The ``--side`` mode of a benchmark script: build the step of ``side`` (``ours()``,
+    or ``theirs(torch)`` with PyTorch given as many threads as NumPy's BLAS), time it and
+    print the JSON line that :func:`fresh_process_best` reads."""
+    if side == "ours":
+        step = ours()
+    else:
+        import torch
+
+        torch.set_num_threads(blas_threads())
+        step = theirs(torch)
     (seconds,) = interleaved_best([step], repeat=15, number=number, clock=clock)
     print(json.dumps({"seconds": seconds}))

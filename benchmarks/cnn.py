@@ -157,17 +157,6 @@ def run(cpu_time: bool = False) -> dict[str, float | None]:
     }
 
 
-def _side(name: str, cpu_time: bool) -> None:
-    clock = time.process_time if cpu_time else time.perf_counter
-    if name == "ours":
-        _timing.print_side(chainer_step_fn(), number=5, clock=clock)
-    else:
-        import torch
-
-        torch.set_num_threads(_timing.blas_threads())
-        _timing.print_side(torch_step_fn(torch), number=5, clock=clock)
-
-
 def main(argv: list[str]) -> int:
     if "--profile" in argv:
         import cProfile
@@ -184,7 +173,8 @@ def main(argv: list[str]) -> int:
         return 0
     cpu_time = "--cpu-time" in argv
     if "--side" in argv:
-        _side(argv[argv.index("--side") + 1], cpu_time)
+        clock = time.process_time if cpu_time else time.perf_counter
+        _timing.print_side(argv[argv.index("--side") + 1], chainer_step_fn, torch_step_fn, number=5, clock=clock)
         return 0
     result = run(cpu_time)
     print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")

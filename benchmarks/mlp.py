@@ -96,19 +96,9 @@ def run() -> dict[str, float | None]:
     return {"chainer_ms_per_step": best["ours"] * 1e3, "torch_ms_per_step": None if theirs is None else theirs * 1e3}
 
 
-def _side(name: str) -> None:
-    if name == "ours":
-        _timing.print_side(chainer_setup(), number=10)
-    else:
-        import torch
-
-        torch.set_num_threads(_timing.blas_threads())
-        _timing.print_side(torch_setup(torch), number=10)
-
-
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--side":
-        _side(sys.argv[2])
+        _timing.print_side(sys.argv[2], chainer_setup, torch_setup, number=10)
         sys.exit(0)
     result = run()
     print(f"chainer: {result['chainer_ms_per_step']:.2f} ms/step")
