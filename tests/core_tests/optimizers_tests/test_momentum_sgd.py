@@ -17,10 +17,14 @@ def reference(problem, lr, momentum, steps=3):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("kwargs", [{}, {"lr": 0.2, "momentum": 0.5}])
-def test_matches_reference(problem, dtype, kwargs, device):
+def test_matches_reference(problem, dtype, kwargs, device, cpu_code):
+    if cpu_code is not None and device != "@numpy":
+        pytest.skip("the compiled kernels are for the CPU")
     link = problem.run(optimizers.MomentumSGD(**kwargs), dtype, device=device)
     ref = reference(problem, kwargs.get("lr", 0.01), kwargs.get("momentum", 0.9))
     problem.check(link, ref, dtype)
+    if cpu_code is not None:
+        assert cpu_code["momentum_sgd"] == (0 if dtype == numpy.float16 else problem.STEPS)
 
 
 def test_fp32_update_on_float16(problem, device):

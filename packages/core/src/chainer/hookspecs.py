@@ -88,6 +88,18 @@ def chainer_register_onnx_converters(register: Callable[..., None]) -> None:
     """
 
 
+@hookspec
+def chainer_register_cpu_kernels(register: Callable[..., None]) -> None:
+    """Register compiled CPU kernels for hot spots that core computes with NumPy.
+
+    Call ``register(slot, function)`` where ``slot`` is one of the names listed in
+    :data:`chainer.backends.cpu_kernels.SLOTS` (each entry documents the call and its contract)
+    and ``function`` implements it. A kernel returns ``True`` when it did the work and
+    ``False`` when it declines the arguments (an unsupported dtype or layout, say); core
+    then runs its NumPy code, so a kernel may support any subset of the cases.
+    """
+
+
 __all__ = [
     "hookspec",
     "chainer_register_backends",
@@ -95,4 +107,5 @@ __all__ = [
     "chainer_register_extensions",
     "chainer_register_communicators",
     "chainer_register_onnx_converters",
+    "chainer_register_cpu_kernels",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 import numpy
 
 from chainer import _workspace, optimizer
-from chainer.backends import cuda
+from chainer.backends import cpu_kernels, cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(
@@ -203,6 +203,25 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         xp = param.device.xp
         dtype = _intermediate_dtype(param.dtype)
         eps = self._checked_eps(dtype)
+        kernel = cpu_kernels.get("adam") if xp is numpy else None
+        if kernel is not None:
+            lower, upper = self._bounds() if hp.adabound else (None, None)
+            if kernel(
+                param.array,
+                grad,
+                self.state["m"],
+                self.state["v"],
+                self.state["vhat"] if hp.amsgrad else None,
+                self.lr,
+                1 - _common.scalar(hp.beta1),
+                1 - _common.scalar(hp.beta2),
+                eps,
+                _common.scalar(hp.weight_decay_rate),
+                _common.scalar(hp.eta),
+                lower,
+                upper,
+            ):
+                return
         one_minus_beta1, beta2 = 1 - _common.scalar(hp.beta1), _common.scalar(hp.beta2)
         grad = grad.astype(dtype, copy=False)
         m, v = self.state["m"], self.state["v"]

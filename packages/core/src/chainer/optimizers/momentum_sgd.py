@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.backends import cuda
+import numpy
+
+from chainer.backends import cpu_kernels, cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01, momentum=0.9)
@@ -37,6 +39,9 @@ class MomentumSGDRule(_common.MomentumRuleBase):
     def _update_param(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         v = self.state["v"]
+        kernel = cpu_kernels.get("momentum_sgd") if isinstance(v, numpy.ndarray) else None
+        if kernel is not None and kernel(param.array, grad, v, _common.scalar(hp.lr), _common.scalar(hp.momentum)):
+            return
         v *= _common.scalar(hp.momentum)
         v -= _common.scalar(hp.lr) * grad
         param.array += v

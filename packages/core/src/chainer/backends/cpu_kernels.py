@@ -1,0 +1,57 @@
+"""Compiled CPU kernels contributed by plugins through ``chainer_register_cpu_kernels``.
+
+Core computes everything on the CPU with NumPy. A few hot spots take several NumPy passes
+over large arrays where one compiled loop would do (an optimizer update, say). A plugin,
+such as the ``chainer-cpu-kernels`` distribution, may provide such loops under the *slot*
+names of :data:`SLOTS`; the code behind each slot asks :func:`get` for the kernel and runs
+its NumPy code when there is none, or when the kernel declines the arguments by returning
+``False``. Results must match the NumPy code up to floating-point rounding.
+
+Kernels receive NumPy arrays that core has already validated (shapes agree, the arrays the
+kernel writes are its own state or the parameter) and Python floats for the scalars. A
+kernel must not keep references to the arrays after it returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chainer import plugins
+
+SLOTS: dict[str, str] = {
+    "adam": (
+        "adam(param, grad, m, v, vhat, lr, one_minus_beta1, one_minus_beta2, eps, weight_decay_rate, eta, "
+        "lower, upper) -> bool: one Adam step of AdamRule in place on param, m, v (and vhat, the AMSGrad "
+        "maximum, or None); lower/upper are the AdaBound clip bounds of the per-element rate, or None."
+    ),
+    "momentum_sgd": (
+        "momentum_sgd(param, grad, v, lr, momentum) -> bool: v = momentum * v - lr * grad; param += v, in place."
+    ),
+}
+"""Slot name -> the call a kernel for it receives and what it must do."""
+
+
+def _make_kernel_entry(slot: str, function: Callable[..., bool]) -> tuple[str, Callable[..., bool]]:
+    if slot not in SLOTS:
+        known = ", ".join(sorted(SLOTS))
+        raise ValueError(f"unknown CPU kernel slot {slot!r}; the slots are: {known}")
+    if not callable(function):
+        raise TypeError(f"CPU kernel {slot!r} must be callable, got {function!r}")
+    return slot, function
+
+
+kernels: plugins.Registry[Callable[..., bool]] = plugins.Registry("chainer_register_cpu_kernels", _make_kernel_entry)
+
+
+def get(slot: str) -> Callable[..., Any] | None:
+    """The kernel registered for ``slot``, or ``None`` (then the caller uses NumPy)."""
+    return kernels.get(slot)
+
+
+def origin(slot: str) -> str | None:
+    """Name of the plugin whose kernel serves ``slot`` (``None`` when NumPy does)."""
+    return kernels.origin(slot)
+
+
+__all__ = ["SLOTS", "get", "kernels", "origin"]

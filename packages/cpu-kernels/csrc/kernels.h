@@ -1,0 +1,46 @@
+/* Shared declarations of the chainer-cpu-kernels extension.
+ *
+ * Every kernel is a Python function that returns True when it did the work and False
+ * when it declines its arguments (a dtype other than float32/float64, arrays of
+ * different dtypes, an array that is not C-contiguous); chainer-core then runs its NumPy
+ * code. Sizes that disagree are a caller bug and raise ValueError.
+ */
+#ifndef CHAINER_CPU_KERNELS_H
+#define CHAINER_CPU_KERNELS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Hot loops are compiled for AVX2+FMA and for the baseline; the loader picks one. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define CK_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#endif
+#endif
+#ifndef CK_CLONES
+#define CK_CLONES
+#endif
+
+typedef enum { CK_NONE = 0, CK_F32 = 1, CK_F64 = 2 } ck_dtype;
+
+/* A C-contiguous float32/float64 array taken from a Python object with the buffer
+ * protocol. ck_acquire returns 1 and fills `a`, returns 0 when the object is not such an
+ * array (the kernel declines; no exception is set), or -1 with an exception set. */
+typedef struct {
+    Py_buffer view;
+    ck_dtype dtype;
+    Py_ssize_t size;
+} ck_array;
+
+int ck_acquire(PyObject *obj, ck_array *a, int writable);
+void ck_release(ck_array *a);
+/* Release every acquired array of `arrays` (those with a non-NULL buffer object). */
+void ck_release_all(ck_array *arrays, int n);
+
+/* ValueError naming the kernel when two sizes differ; returns -1 then, 0 when they agree. */
+int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize_t expected);
+
+PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+#endif

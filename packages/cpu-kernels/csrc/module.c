@@ -1,0 +1,79 @@
+/* The module chainer_cpu_kernels._ops: the method table and the array helpers. */
+#include "kernels.h"
+
+#include <string.h>
+
+static ck_dtype format_dtype(const char *format)
+{
+    if (format == NULL)
+        return CK_NONE;
+    if (format[0] == '<' || format[0] == '=' || format[0] == '@')
+        format++;
+    if (strcmp(format, "f") == 0)
+        return CK_F32;
+    if (strcmp(format, "d") == 0)
+        return CK_F64;
+    return CK_NONE;
+}
+
+int ck_acquire(PyObject *obj, ck_array *a, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    a->view.obj = NULL;
+    if (!PyObject_CheckBuffer(obj))
+        return 0;
+    if (PyObject_GetBuffer(obj, &a->view, flags) != 0) {
+        /* Not contiguous or read-only: leave it to NumPy, which reports its own errors. */
+        PyErr_Clear();
+        a->view.obj = NULL;
+        return 0;
+    }
+    a->dtype = format_dtype(a->view.format);
+    if (a->dtype == CK_NONE) {
+        ck_release(a);
+        return 0;
+    }
+    a->size = a->view.len / a->view.itemsize;
+    return 1;
+}
+
+void ck_release(ck_array *a)
+{
+    if (a->view.obj != NULL)
+        PyBuffer_Release(&a->view);
+    a->view.obj = NULL;
+}
+
+void ck_release_all(ck_array *arrays, int n)
+{
+    for (int i = 0; i < n; i++)
+        ck_release(&arrays[i]);
+}
+
+int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize_t expected)
+{
+    if (got == expected)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s has %zd elements, expected %zd like the parameter",
+                 kernel, name, got, expected);
+    return -1;
+}
+
+static PyMethodDef methods[] = {
+    {"adam", (PyCFunction)(void (*)(void))ck_adam, METH_FASTCALL,
+     "adam(param, grad, m, v, vhat, lr, one_minus_beta1, one_minus_beta2, eps, weight_decay_rate, eta, lower, "
+     "upper) -> bool\n\nOne Adam step in place, in a single pass (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"momentum_sgd", (PyCFunction)(void (*)(void))ck_momentum_sgd, METH_FASTCALL,
+     "momentum_sgd(param, grad, v, lr, momentum) -> bool\n\nv = momentum * v - lr * grad; param += v, in place."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "chainer_cpu_kernels._ops",
+    "Compiled CPU kernels of chainer-cpu-kernels (registered through chainer_cpu_kernels.plugin).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__ops(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,31 @@
+"""The C extension of chainer-cpu-kernels (everything else is in pyproject.toml).
+
+The kernels are plain C loops written so that GCC and Clang vectorise them. The wheel
+must run on any x86-64 (or other) CPU, so no -march=native: on x86-64 the hot loops are
+compiled twice through ``target_clones`` (AVX2+FMA and the baseline) and the loader
+picks the variant for the CPU at hand. ``-fno-math-errno`` lets ``sqrt`` vectorise; no
+other fast-math flag is used, so the results follow IEEE rounding like NumPy's.
+"""
+
+import sys
+
+from setuptools import Extension, setup
+
+if sys.platform == "win32":
+    compile_args = ["/O2"]
+else:
+    compile_args = ["-O3", "-fno-math-errno", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+
+setup(
+    ext_modules=[
+        Extension(
+            "chainer_cpu_kernels._ops",
+            sources=[
+                "csrc/module.c",
+                "csrc/optimizers.c",
+            ],
+            depends=["csrc/kernels.h"],
+            extra_compile_args=compile_args,
+        )
+    ]
+)

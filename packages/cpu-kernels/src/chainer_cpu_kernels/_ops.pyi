@@ -1,0 +1,21 @@
+# Type stub of the C extension chainer_cpu_kernels._ops (packages/cpu-kernels/csrc/); the contracts are
+# chainer.backends.cpu_kernels.SLOTS.
+from typing import Any
+
+def adam(
+    param: Any,
+    grad: Any,
+    m: Any,
+    v: Any,
+    vhat: Any | None,
+    lr: float,
+    one_minus_beta1: float,
+    one_minus_beta2: float,
+    eps: float,
+    weight_decay_rate: float,
+    eta: float,
+    lower: float | None,
+    upper: float | None,
+    /,
+) -> bool: ...
+def momentum_sgd(param: Any, grad: Any, v: Any, lr: float, momentum: float, /) -> bool: ...

@@ -1,0 +1,22 @@
+"""The plugin (entry point ``cpu_kernels`` of group ``chainer``): registers the compiled
+kernels of :mod:`chainer_cpu_kernels._ops` for the slots of
+:data:`chainer.backends.cpu_kernels.SLOTS`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import chainer
+from chainer_cpu_kernels import _ops
+
+KERNELS: dict[str, Callable[..., bool]] = {
+    "adam": _ops.adam,
+    "momentum_sgd": _ops.momentum_sgd,
+}
+"""Slot name -> the compiled kernel registered for it."""
+
+
+@chainer.hookimpl
+def chainer_register_cpu_kernels(register: Callable[..., None]) -> None:
+    for slot, kernel in KERNELS.items():
+        register(slot, kernel)
