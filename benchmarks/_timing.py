@@ -96,6 +96,23 @@ def fresh_process_best(
     return best
 
 
+def without_compiled_kernels() -> None:
+    """Unregister the plugins that serve compiled CPU kernels (chainer-cpu-kernels), so
+    that chainer-core's NumPy code runs: the ``numpy`` side of the CPU benchmarks."""
+    import chainer
+    from chainer.backends import cpu_kernels
+
+    for name in {cpu_kernels.origin(slot) for slot in cpu_kernels.SLOTS} - {None}:
+        chainer.plugins.unregister(name=name)
+
+
+def compiled_kernel_plugins() -> list[str]:
+    """The plugins serving compiled CPU kernels here (empty: NumPy only)."""
+    from chainer.backends import cpu_kernels
+
+    return sorted({cpu_kernels.origin(slot) for slot in cpu_kernels.SLOTS} - {None})
+
+
 def print_side(
     side: str,
     ours: Callable[[], Callable[[], Any]],
@@ -103,10 +120,13 @@ def print_side(
     number: int,
     clock: Callable[[], float] = time.perf_counter,
 ) -> None:
-    """The ``--side`` mode of a benchmark script: build the step of ``side`` (``ours()``,
-    or ``theirs(torch)`` with PyTorch given as many threads as NumPy's BLAS), time it and
-    print the JSON line that :func:`fresh_process_best` reads."""
-    if side == "ours":
+    """The ``--side`` mode of a benchmark script: build the step of ``side`` (``ours()``;
+    ``numpy``: ours without compiled CPU kernels; or ``theirs(torch)`` with PyTorch given
+    as many threads as NumPy's BLAS), time it and print the JSON line that
+    :func:`fresh_process_best` reads."""
+    if side in ("ours", "numpy"):
+        if side == "numpy":
+            without_compiled_kernels()
         step = ours()
     else:
         import torch

@@ -148,13 +148,21 @@ def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
     steadier on a loaded machine, and equal to wall time x threads when they are busy),
     each side measured in fresh processes in alternation (``_timing.fresh_process_best``)."""
-    best = _timing.fresh_process_best("cnn.py", extra=("--cpu-time",) if cpu_time else ())
+    compiled = _timing.compiled_kernel_plugins()
+    best = _timing.fresh_process_best(
+        "cnn.py",
+        sides=("ours", "torch", "numpy") if compiled else ("ours", "torch"),
+        extra=("--cpu-time",) if cpu_time else (),
+    )
     theirs = best.get("torch")
-    return {
+    result = {
         "chainer_ms_per_iter": best["ours"] * 1e3,
         "torch_ms_per_iter": None if theirs is None else theirs * 1e3,
         "threads": float(_timing.blas_threads()),
     }
+    if compiled:  # ours again without chainer-cpu-kernels, for comparison
+        result["numpy_only_ms_per_iter"] = best["numpy"] * 1e3
+    return result
 
 
 def main(argv: list[str]) -> int:
@@ -178,7 +186,11 @@ def main(argv: list[str]) -> int:
         return 0
     result = run(cpu_time)
     print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")
-    print(f"chainer: {result['chainer_ms_per_iter']:.2f} ms/iter")
+    print(
+        f"chainer: {result['chainer_ms_per_iter']:.2f} ms/iter (compiled kernels: {_timing.compiled_kernel_plugins() or 'none'})"
+    )
+    if "numpy_only_ms_per_iter" in result:
+        print(f"chainer without compiled kernels: {result['numpy_only_ms_per_iter']:.2f} ms/iter")
     if result["torch_ms_per_iter"] is None:
         print("torch:   not installed")
     else:

@@ -91,9 +91,13 @@ def torch_setup(torch):
 def run() -> dict[str, float | None]:
     """Milliseconds per step, ours and PyTorch's (as many threads as NumPy's BLAS), each
     measured in fresh processes in alternation (see ``_timing.fresh_process_best``)."""
-    best = _timing.fresh_process_best("mlp.py")
+    compiled = _timing.compiled_kernel_plugins()
+    best = _timing.fresh_process_best("mlp.py", sides=("ours", "torch", "numpy") if compiled else ("ours", "torch"))
     theirs = best.get("torch")
-    return {"chainer_ms_per_step": best["ours"] * 1e3, "torch_ms_per_step": None if theirs is None else theirs * 1e3}
+    result = {"chainer_ms_per_step": best["ours"] * 1e3, "torch_ms_per_step": None if theirs is None else theirs * 1e3}
+    if compiled:  # ours again without chainer-cpu-kernels, for comparison
+        result["numpy_only_ms_per_step"] = best["numpy"] * 1e3
+    return result
 
 
 if __name__ == "__main__":
@@ -101,7 +105,11 @@ if __name__ == "__main__":
         _timing.print_side(sys.argv[2], chainer_setup, torch_setup, number=10)
         sys.exit(0)
     result = run()
-    print(f"chainer: {result['chainer_ms_per_step']:.2f} ms/step")
+    print(
+        f"chainer: {result['chainer_ms_per_step']:.2f} ms/step (compiled kernels: {_timing.compiled_kernel_plugins() or 'none'})"
+    )
+    if "numpy_only_ms_per_step" in result:
+        print(f"chainer without compiled kernels: {result['numpy_only_ms_per_step']:.2f} ms/step")
     if result["torch_ms_per_step"] is not None:
         ratio = result["chainer_ms_per_step"] / result["torch_ms_per_step"]
         print(f"torch:   {result['torch_ms_per_step']:.2f} ms/step  (ratio {ratio:.2f}x)")
