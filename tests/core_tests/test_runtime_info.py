@@ -34,3 +34,33 @@ def test_python_m_chainer_doctor_runs():
     assert "Backends:" in result.stdout and "Plugins:" in result.stdout
     bad = subprocess.run([sys.executable, "-m", "chainer", "frobnicate"], capture_output=True, text=True)
     assert bad.returncode == 2 and "usage: python -m chainer" in bad.stderr
+
+
+def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin():
+    class FastSGD:
+        @chainer.hookimpl
+        def chainer_register_cpu_kernels(self, register):
+            register("momentum_sgd", lambda *args: False)
+
+    def row():
+        return dict(_runtime_info.collect().rows)["CPU kernels"]
+
+    assert row() == "NumPy only"
+    plugin = FastSGD()
+    chainer.plugins.register(plugin, name="fast-sgd")
+    try:
+        assert row() == "momentum_sgd compiled (fast-sgd)"
+    finally:
+        chainer.plugins.unregister(plugin)
+
+
+def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch):
+    monkeypatch.setattr(
+        _runtime_info, "_chainer_distributions", lambda: [("chainer-core", "8.0.0"), ("chainer-cpu-kernels", "8.0.0")]
+    )
+    out = io.StringIO()
+    _runtime_info.doctor(out)
+    assert (
+        "chainer-cpu-kernels is installed but none of its compiled kernels is in use (CHAINER_DISABLE_PLUGIN_AUTOLOAD is set)."
+        in out.getvalue()
+    )

@@ -15,7 +15,7 @@ import numpy
 
 import chainer
 from chainer import backend, plugins
-from chainer.backends import cuda, intel64
+from chainer.backends import cpu_kernels, cuda, intel64
 
 # (label, distribution names to try, import name) of the optional libraries reported.
 _OPTIONAL = (
@@ -152,6 +152,7 @@ def collect() -> Report:
     for label, dists, _ in _OPTIONAL:
         report.rows.append((label, _dist_version(dists) or "not installed"))
     report.rows.append(("MPI", _mpi_row()))
+    report.rows.append(("CPU kernels", _cpu_kernels_row()))
     report.plugins = plugins.list_plugins()
     for name, entry in backend.backends.items():
         reason = entry.unavailable_reason()
@@ -160,9 +161,40 @@ def collect() -> Report:
     return report
 
 
+def _compiled_slots() -> dict[str, str]:
+    """Slot -> the plugin whose compiled kernel serves it."""
+    return {slot: origin for slot in cpu_kernels.SLOTS if (origin := cpu_kernels.origin(slot)) is not None}
+
+
+def _cpu_kernels_row() -> str:
+    compiled = _compiled_slots()
+    if not compiled:
+        return "NumPy only"
+    by_plugin: dict[str, list[str]] = {}
+    for slot, origin in compiled.items():
+        by_plugin.setdefault(origin, []).append(slot)
+    return "; ".join(f"{', '.join(slots)} compiled ({origin})" for origin, slots in by_plugin.items())
+
+
 def _check_configuration(report: Report) -> None:
     config = chainer.config
-    legacy = [name for name, _ in _chainer_distributions() if name == "chainer"]
+    distributions = dict(_chainer_distributions())
+    if "chainer-cpu-kernels" in distributions and not _compiled_slots():
+        off = os.environ.get(plugins.AUTOLOAD_ENV, "") not in ("", "0")
+        report.problems.append(
+            (
+                "chainer-cpu-kernels is installed but none of its compiled kernels is in use"
+                + (
+                    f" ({plugins.AUTOLOAD_ENV} is set)."
+                    if off
+                    else ": its plugin did not load (see the warning at import)."
+                ),
+                f"Unset {plugins.AUTOLOAD_ENV}."
+                if off
+                else "Reinstall it for this Python and NumPy: pip install --force-reinstall --no-deps chainer-cpu-kernels.",
+            )
+        )
+    legacy = [name for name in distributions if name == "chainer"]
     if legacy:
         report.problems.append(
             (
