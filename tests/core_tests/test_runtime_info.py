@@ -17,6 +17,7 @@ def test_print_runtime_info_lists_versions_backends_and_plugins():
     assert re.search(rf"^NumPy:\s+{re.escape(numpy.__version__)}$", text, re.M)
     assert "CuPy:" in text and "@numpy     available" in text
     assert "chainer.builtin_backends (builtin)" in text
+    assert "\x00" not in text  # Open MPI reports its version with a NUL byte
 
 
 def test_doctor_flags_debug_mode():

@@ -129,7 +129,9 @@ def _mpi_row() -> str:
     try:
         from mpi4py import MPI
 
-        return f"{MPI.Get_library_version().splitlines()[0].strip()} (mpi4py {mpi4py.__version__})"
+        # Open MPI's version string ends in a NUL byte, which would make the report binary.
+        version = MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()
+        return f"{version} (mpi4py {mpi4py.__version__})"
     except Exception as exc:
         return f"mpi4py {mpi4py.__version__}, MPI library not loadable ({type(exc).__name__})"
 
