@@ -23,6 +23,7 @@ setup(
             sources=[
                 "csrc/module.c",
                 "csrc/optimizers.c",
+                "csrc/pooling.c",
             ],
             depends=["csrc/kernels.h"],
             extra_compile_args=compile_args,
