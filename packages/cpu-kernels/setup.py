@@ -24,6 +24,7 @@ setup(
                 "csrc/module.c",
                 "csrc/optimizers.c",
                 "csrc/pooling.c",
+                "csrc/activation.c",
             ],
             depends=["csrc/kernels.h"],
             extra_compile_args=compile_args,

@@ -44,5 +44,6 @@ PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_relu_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

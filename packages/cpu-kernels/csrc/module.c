@@ -71,6 +71,8 @@ static PyMethodDef methods[] = {
     {"max_pooling_2d_backward", (PyCFunction)(void (*)(void))ck_max_pooling_2d_backward, METH_FASTCALL,
      "max_pooling_2d_backward(gy, indexes, kh, kw, sy, sx, ph, pw, gx) -> bool\n\ngx = each gy added at the "
      "element its index names, zero elsewhere (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"relu_backward", (PyCFunction)(void (*)(void))ck_relu_backward, METH_FASTCALL,
+     "relu_backward(y, gy, gx) -> bool\n\ngx = gy * (y > 0), in one pass."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -384,7 +384,7 @@ PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ss
     pool_geometry g;
     if (check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 1, &g) < 0)
         return NULL;
-    if (g.kh * g.kw > POOL_MAX_WINDOW)
+    if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;
     ck_array x, y;
     Py_buffer idx;
@@ -428,7 +428,7 @@ PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_s
     pool_geometry g;
     if (check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 2, &g) < 0)
         return NULL;
-    if (g.kh * g.kw > POOL_MAX_WINDOW)
+    if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;
     int32_t dy_of[POOL_MAX_WINDOW], dx_of[POOL_MAX_WINDOW];
     for (Py_ssize_t t = 0; t < g.kh * g.kw; t++) {

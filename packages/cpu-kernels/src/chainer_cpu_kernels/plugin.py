@@ -14,6 +14,7 @@ KERNELS: dict[str, Callable[..., bool]] = {
     "momentum_sgd": _ops.momentum_sgd,
     "max_pooling_2d_forward": _ops.max_pooling_2d_forward,
     "max_pooling_2d_backward": _ops.max_pooling_2d_backward,
+    "relu_backward": _ops.relu_backward,
 }
 """Slot name -> the compiled kernel registered for it."""
 

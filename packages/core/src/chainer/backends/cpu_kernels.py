@@ -41,6 +41,10 @@ SLOTS: dict[str, str] = {
         "(windows as in max_pooling_2d_forward), zero elsewhere; indexes naming padding or outside [0, kh * kw) "
         "add nothing."
     ),
+    "relu_backward": (
+        "relu_backward(y, gy, gx) -> bool: gx = gy * (y > 0) for arrays of one shape, the mask multiplying "
+        "as 1 or 0 (a NaN or infinite gy where y <= 0 gives NaN, as in NumPy)."
+    ),
 }
 """Slot name -> the call a kernel for it receives and what it must do."""
 
