@@ -23,6 +23,8 @@ setup(
             sources=[
                 "csrc/module.c",
                 "csrc/optimizers.c",
+                "csrc/pooling.c",
+                "csrc/activation.c",
             ],
             depends=["csrc/kernels.h"],
             extra_compile_args=compile_args,

@@ -42,5 +42,8 @@ int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize
 
 PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_relu_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -65,6 +65,14 @@ static PyMethodDef methods[] = {
      "upper) -> bool\n\nOne Adam step in place, in a single pass (see chainer.backends.cpu_kernels.SLOTS)."},
     {"momentum_sgd", (PyCFunction)(void (*)(void))ck_momentum_sgd, METH_FASTCALL,
      "momentum_sgd(param, grad, v, lr, momentum) -> bool\n\nv = momentum * v - lr * grad; param += v, in place."},
+    {"max_pooling_2d_forward", (PyCFunction)(void (*)(void))ck_max_pooling_2d_forward, METH_FASTCALL,
+     "max_pooling_2d_forward(x, kh, kw, sy, sx, ph, pw, y, indexes) -> bool\n\nMaximum and flat argmax of each "
+     "window, into y and indexes (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"max_pooling_2d_backward", (PyCFunction)(void (*)(void))ck_max_pooling_2d_backward, METH_FASTCALL,
+     "max_pooling_2d_backward(gy, indexes, kh, kw, sy, sx, ph, pw, gx) -> bool\n\ngx = each gy added at the "
+     "element its index names, zero elsewhere (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"relu_backward", (PyCFunction)(void (*)(void))ck_relu_backward, METH_FASTCALL,
+     "relu_backward(y, gy, gx) -> bool\n\ngx = gy * (y > 0), in one pass."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,6 +12,9 @@ from chainer_cpu_kernels import _ops
 KERNELS: dict[str, Callable[..., bool]] = {
     "adam": _ops.adam,
     "momentum_sgd": _ops.momentum_sgd,
+    "max_pooling_2d_forward": _ops.max_pooling_2d_forward,
+    "max_pooling_2d_backward": _ops.max_pooling_2d_backward,
+    "relu_backward": _ops.relu_backward,
 }
 """Slot name -> the compiled kernel registered for it."""
 

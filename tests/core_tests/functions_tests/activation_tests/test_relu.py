@@ -11,11 +11,8 @@ from chainer.utils import type_check
 BACKENDS = [{}, {"use_cuda": True}]
 
 
-@testing.parameterize(
-    *testing.product({"shape": [(), (3, 2), (2, 0, 3)], "dtype": [numpy.float16, numpy.float32, numpy.float64]})
-)
-@testing.inject_backend_tests(None, BACKENDS)
-class TestReLU(testing.FunctionTestCase):
+class _ReLUChecks(testing.FunctionTestCase):
+    __test__ = False  # the parameterized subclasses below are the tests
     dodge_nondifferentiable = True
 
     def setUp(self):
@@ -39,13 +36,49 @@ class TestReLU(testing.FunctionTestCase):
         return (y,)
 
 
-def test_relu_gradient_is_zero_at_and_below_zero():
+SHAPES = [(), (3, 2), (2, 0, 3)]
+
+
+@testing.parameterize(*testing.product({"shape": SHAPES, "dtype": [numpy.float16, numpy.float32, numpy.float64]}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestReLU(_ReLUChecks):
+    pass
+
+
+@testing.parameterize(*testing.product({"shape": SHAPES, "dtype": [numpy.float32, numpy.float64]}))
+@testing.inject_backend_tests(["test_backward", "test_double_backward"], [{}])
+class TestReLUCompiled(_ReLUChecks):
+    """The gradient checks on the CPU with the compiled kernels of chainer-cpu-kernels."""
+
+    test_forward = None  # no kernel in the forward
+    contiguous = "C"  # the kernel declines strided gradients (NumPy takes them)
+
+    @pytest.fixture(autouse=True)
+    def _compiled(self, compiled_cpu_kernels):
+        yield
+        assert compiled_cpu_kernels["relu_backward"] > 0
+
+
+@pytest.fixture(params=["numpy", "compiled"])
+def cpu_code(request):
+    """chainer-core's NumPy code, or the compiled kernels (a Counter of their calls)."""
+    if request.param == "numpy":
+        yield None
+        return
+    calls = request.getfixturevalue("compiled_cpu_kernels")
+    yield calls
+    assert calls["relu_backward"] > 0
+
+
+def test_relu_gradient_is_zero_at_and_below_zero(cpu_code):
     x = chainer.Variable(numpy.array([-1.0, 0.0, 2.0], numpy.float32))
-    F.sum(F.relu(x)).backward()
+    y = F.relu(x)
+    y.grad = numpy.ones(3, numpy.float32)  # not F.sum's broadcast gradient, which the kernel declines
+    y.backward()
     numpy.testing.assert_array_equal(x.grad, [0.0, 0.0, 1.0])
 
 
-def test_relu_second_derivative_is_zero():
+def test_relu_second_derivative_is_zero(cpu_code):
     x = chainer.Variable(numpy.array([-1.0, 2.0]))
     (gx,) = chainer.grad([F.sum(F.relu(x) * F.relu(x))], [x], enable_double_backprop=True)
     numpy.testing.assert_array_equal(gx.array, [0.0, 4.0])  # d(y^2)/dx = 2 relu(x)

@@ -1,3 +1,4 @@
+import contextlib
 import itertools
 
 import numpy
@@ -45,22 +46,18 @@ def pair(v):
     return (v, v) if isinstance(v, int) else tuple(v)
 
 
-@testing.parameterize(
-    *testing.product(
-        {
-            "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "case": [
-                # x shape, ksize, stride, pad, cover_all
-                ((2, 3, 4, 4), 2, None, 0, True),
-                ((1, 2, 5, 4), 3, 2, 1, True),
-                ((1, 2, 5, 4), 3, 2, 1, False),
-                ((2, 1, 5, 6), (2, 3), (1, 2), (1, 0), False),
-            ],
-        }
-    )
-)
-@testing.inject_backend_tests(None, BACKENDS)
-class TestMaxPooling2D(testing.FunctionTestCase):
+CASES = [
+    # x shape, ksize, stride, pad, cover_all
+    ((2, 3, 4, 4), 2, None, 0, True),
+    ((1, 2, 5, 4), 3, 2, 1, True),
+    ((1, 2, 5, 4), 3, 2, 1, False),
+    ((2, 1, 5, 6), (2, 3), (1, 2), (1, 0), False),
+]
+
+
+class _MaxPooling2DChecks(testing.FunctionTestCase):
+    __test__ = False  # the parameterized subclasses below are the tests
+
     def setUp(self):
         self.shape, self.ksize, self.stride, self.pad, self.cover_all = self.case
         if self.dtype == numpy.float16:
@@ -79,8 +76,38 @@ class TestMaxPooling2D(testing.FunctionTestCase):
         return (y.astype(self.dtype),)
 
 
+@testing.parameterize(*testing.product({"dtype": [numpy.float16, numpy.float32, numpy.float64], "case": CASES}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestMaxPooling2D(_MaxPooling2DChecks):
+    pass
+
+
+@testing.parameterize(*testing.product({"dtype": [numpy.float32, numpy.float64], "case": CASES}))
+@testing.inject_backend_tests(None, [{}])
+class TestMaxPooling2DCompiled(_MaxPooling2DChecks):
+    """The same checks on the CPU with the compiled kernels of chainer-cpu-kernels."""
+
+    @pytest.fixture(autouse=True)
+    def _compiled(self, request, compiled_cpu_kernels):
+        yield
+        assert compiled_cpu_kernels["max_pooling_2d_forward"] > 0
+        if not request.node.name.startswith("test_forward"):
+            assert compiled_cpu_kernels["max_pooling_2d_backward"] > 0
+
+
+@pytest.fixture(params=["numpy", "compiled"])
+def cpu_code(request):
+    """chainer-core's NumPy code, or the compiled kernels (a Counter of their calls)."""
+    if request.param == "numpy":
+        yield None
+        return
+    calls = request.getfixturevalue("compiled_cpu_kernels")
+    yield calls
+    assert calls["max_pooling_2d_forward"] > 0
+
+
 @pytest.mark.parametrize("cover_all", [True, False])
-def test_return_indices_are_window_argmax(cover_all):
+def test_return_indices_are_window_argmax(cover_all, cpu_code):
     x = distinct_values((2, 3, 5, 7), numpy.float32)
     y, indexes = F.max_pooling_2d(x, (2, 3), (2, 2), 1, cover_all=cover_all, return_indices=True)
     expected_y, expected_idx = naive_max_pooling(x, (2, 3), (2, 2), (1, 1), cover_all)
@@ -89,7 +116,7 @@ def test_return_indices_are_window_argmax(cover_all):
     assert indexes.dtype == numpy.int32
 
 
-def test_gradient_goes_to_the_maximum_only():
+def test_gradient_goes_to_the_maximum_only(cpu_code):
     x = chainer.Variable(numpy.array([[[[1.0, 4.0], [3.0, 2.0]]]], numpy.float32))
     y = F.max_pooling_2d(x, 2)
     y.grad = numpy.ones_like(y.array)
@@ -97,11 +124,43 @@ def test_gradient_goes_to_the_maximum_only():
     numpy.testing.assert_array_equal(x.grad, [[[[0.0, 1.0], [0.0, 0.0]]]])
 
 
-def test_overlapping_windows_add_gradients():
+def test_overlapping_windows_add_gradients(cpu_code):
     x = chainer.Variable(numpy.array([[[[0.0, 9.0, 0.0, 1.0]]]], numpy.float32))
     y = F.max_pooling_2d(x, (1, 2), (1, 1), cover_all=False)  # windows overlap at 9
     F.sum(y).backward()
     numpy.testing.assert_array_equal(x.grad, [[[[0.0, 2.0, 0.0, 1.0]]]])
+
+
+@contextlib.contextmanager
+def _numpy_only():
+    """Takes the kernels of the ``compiled_cpu_kernels`` fixture out for a while."""
+    plugin = chainer.plugins.unregister(name="tests.compiled_cpu_kernels")
+    try:
+        yield
+    finally:
+        chainer.plugins.register(plugin, name="tests.compiled_cpu_kernels")
+
+
+@pytest.mark.parametrize("compiled_half", ["forward", "backward"])
+def test_compiled_and_numpy_halves_are_interchangeable(compiled_half, compiled_cpu_kernels):
+    # The kernels keep chainer-core's index encoding: a forward on one code and a backward
+    # on the other give the gradient of the window loops.
+    x = distinct_values((2, 3, 7, 6), numpy.float32)
+    _, idx = naive_max_pooling(x, (3, 2), (2, 1), (1, 1), True)
+    gy = numpy.random.standard_normal(idx.shape).astype(numpy.float32)
+    expected = numpy.zeros(x.shape)
+    for n, c, oy, ox in itertools.product(*(range(m) for m in idx.shape)):
+        dy, dx = divmod(int(idx[n, c, oy, ox]), 2)
+        expected[n, c, oy * 2 - 1 + dy, ox - 1 + dx] += gy[n, c, oy, ox]
+    xv = chainer.Variable(x)
+    with contextlib.nullcontext() if compiled_half == "forward" else _numpy_only():
+        y = F.max_pooling_2d(xv, (3, 2), (2, 1), 1)
+    with _numpy_only() if compiled_half == "forward" else contextlib.nullcontext():
+        y.grad = gy
+        y.backward()
+    numpy.testing.assert_allclose(xv.grad, expected, rtol=1e-6, atol=1e-6)
+    assert compiled_cpu_kernels["max_pooling_2d_forward"] == (compiled_half == "forward")
+    assert compiled_cpu_kernels["max_pooling_2d_backward"] == (compiled_half == "backward")
 
 
 def test_rejects_wrong_ndim():

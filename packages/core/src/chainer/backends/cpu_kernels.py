@@ -28,6 +28,23 @@ SLOTS: dict[str, str] = {
     "momentum_sgd": (
         "momentum_sgd(param, grad, v, lr, momentum) -> bool: v = momentum * v - lr * grad; param += v, in place."
     ),
+    "max_pooling_2d_forward": (
+        "max_pooling_2d_forward(x, kh, kw, sy, sx, ph, pw, y, indexes) -> bool: x is (N, C, H, W), y and indexes "
+        "(N, C, OH, OW) (indexes int8, or int32 for windows of over 127 elements); window (i, j) covers rows "
+        "i * sy - ph + [0, kh) and columns j * sx - pw + [0, kw), elements outside x being -inf; fill y with each "
+        "window's maximum and indexes with the offset dy * kw + dx of its first maximum (a later element wins "
+        "only when greater; a NaN makes the maximum NaN and leaves the index)."
+    ),
+    "max_pooling_2d_backward": (
+        "max_pooling_2d_backward(gy, indexes, kh, kw, sy, sx, ph, pw, gx) -> bool: the adjoint of the forward's "
+        "selection; overwrite gx (N, C, H, W) with the sum of gy over the outputs whose index names each element "
+        "(windows as in max_pooling_2d_forward), zero elsewhere; indexes naming padding or outside [0, kh * kw) "
+        "add nothing."
+    ),
+    "relu_backward": (
+        "relu_backward(y, gy, gx) -> bool: gx = gy * (y > 0) for arrays of one shape, the mask multiplying "
+        "as 1 or 0 (a NaN or infinite gy where y <= 0 gives NaN, as in NumPy)."
+    ),
 }
 """Slot name -> the call a kernel for it receives and what it must do."""
 

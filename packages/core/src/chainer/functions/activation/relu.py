@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
+from chainer.backends import cpu_kernels
 from chainer.functions import _gpu_kernels
 from chainer.utils import type_check
 
@@ -40,6 +43,11 @@ class ReLUGrad(function_node.FunctionNode):
 
     def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         gy = inputs[0]
+        kernel = cpu_kernels.get("relu_backward")
+        if kernel is not None and type(gy) is numpy.ndarray and gy.shape == self._y.shape:
+            gx = numpy.empty(gy.shape, gy.dtype)
+            if kernel(self._y, gy, gx):
+                return (gx,)
         return (utils.force_array(gy * (self._y > 0)),)
 
     def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

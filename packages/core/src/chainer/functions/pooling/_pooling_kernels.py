@@ -23,7 +23,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node
-from chainer.backends import cuda
+from chainer.backends import cpu_kernels, cuda
 from chainer.functions import _gpu_kernels
 from chainer.functions.connection import _conv_kernels as K
 
@@ -189,6 +189,11 @@ def _gpu_sizes(geometry: Geometry) -> tuple[int, ...]:
     return _gpu_kernels.sizes_3d((g.in_size, 1), (g.outsize, 1), (g.ksize, 1), (g.stride, 1), (g.pad, 0))
 
 
+def _flat_geometry(geometry: Geometry) -> tuple[int, ...]:
+    """``kh, kw, sy, sx, ph, pw``: the geometry as the 2-D compiled kernels take it."""
+    return geometry.ksize + geometry.stride + geometry.pad
+
+
 def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
     """Maximum over each window (padding is ``-inf``) and the flat kernel offset of the
     first maximum, as ``(y, indexes)``."""
@@ -201,6 +206,13 @@ def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
         kernel = cuda.elementwise(f"raw T x, T neg_inf, {_GPU_SIZES}", "T y, I index", _GPU_MAX, "chainer_max_pool")
         kernel(xp.ascontiguousarray(x), -numpy.inf, *_gpu_sizes(geometry), y, indexes)
         return y, indexes
+    if xp is numpy and len(geometry.ksize) == 2:
+        compiled = cpu_kernels.get("max_pooling_2d_forward")
+        if compiled is not None:
+            y = numpy.empty(x.shape[:2] + geometry.outsize, x.dtype)
+            indexes = numpy.empty(y.shape, index_dtype)
+            if compiled(numpy.ascontiguousarray(x), *_flat_geometry(geometry), y, indexes):
+                return y, indexes
     xpad = pad(x, geometry, -numpy.inf)
     y = xpad[geometry.window(offsets[0])].copy()
     indexes = xp.zeros(y.shape, index_dtype)
@@ -236,6 +248,13 @@ def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
         )
         kernel(xp.ascontiguousarray(values), xp.ascontiguousarray(indexes), *_gpu_sizes(geometry), img)
         return img
+    if xp is numpy and len(geometry.ksize) == 2:
+        compiled = cpu_kernels.get("max_pooling_2d_backward")
+        if compiled is not None:
+            img = numpy.empty(values.shape[:2] + geometry.in_size, values.dtype)
+            contiguous = numpy.ascontiguousarray
+            if compiled(contiguous(values), contiguous(indexes), *_flat_geometry(geometry), img):
+                return img
     shape = values.shape[:2] + geometry.padded_size
     img = xp.empty(shape, values.dtype) if _tiles_exactly(geometry) else xp.zeros(shape, values.dtype)
     overlapping = geometry.overlapping()
