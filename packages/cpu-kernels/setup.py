@@ -23,6 +23,7 @@ setup(
             sources=[
                 "csrc/module.c",
                 "csrc/optimizers.c",
+                "csrc/im2col.c",
             ],
             depends=["csrc/kernels.h"],
             extra_compile_args=compile_args,

@@ -42,5 +42,7 @@ int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize
 
 PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_im2col(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_col2im(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -65,6 +65,12 @@ static PyMethodDef methods[] = {
      "upper) -> bool\n\nOne Adam step in place, in a single pass (see chainer.backends.cpu_kernels.SLOTS)."},
     {"momentum_sgd", (PyCFunction)(void (*)(void))ck_momentum_sgd, METH_FASTCALL,
      "momentum_sgd(param, grad, v, lr, momentum) -> bool\n\nv = momentum * v - lr * grad; param += v, in place."},
+    {"im2col", (PyCFunction)(void (*)(void))ck_im2col, METH_FASTCALL,
+     "im2col(x, ksize, stride, pad, dilate, outsize, col) -> bool\n\nThe patch matrix of x, padding zeros included, "
+     "into col (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"col2im", (PyCFunction)(void (*)(void))ck_col2im, METH_FASTCALL,
+     "col2im(col, ksize, stride, pad, dilate, outsize, img) -> bool\n\nimg = the sum of the patches of col at their "
+     "places (the adjoint of im2col)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,5 +1,6 @@
 # Type stub of the C extension chainer_cpu_kernels._ops (packages/cpu-kernels/csrc/); the contracts are
 # chainer.backends.cpu_kernels.SLOTS.
+from collections.abc import Sequence
 from typing import Any
 
 def adam(
@@ -19,3 +20,23 @@ def adam(
     /,
 ) -> bool: ...
 def momentum_sgd(param: Any, grad: Any, v: Any, lr: float, momentum: float, /) -> bool: ...
+def im2col(
+    x: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+    col: Any,
+    /,
+) -> bool: ...
+def col2im(
+    col: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+    img: Any,
+    /,
+) -> bool: ...

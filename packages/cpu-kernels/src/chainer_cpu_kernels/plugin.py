@@ -12,6 +12,8 @@ from chainer_cpu_kernels import _ops
 KERNELS: dict[str, Callable[..., bool]] = {
     "adam": _ops.adam,
     "momentum_sgd": _ops.momentum_sgd,
+    "im2col": _ops.im2col,
+    "col2im": _ops.col2im,
 }
 """Slot name -> the compiled kernel registered for it."""
 
