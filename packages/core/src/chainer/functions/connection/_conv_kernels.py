@@ -4,7 +4,9 @@ Everything here works on raw arrays (NumPy or CuPy) and is written once for both
 patches are strided *views* of a padded input (no Python loop over pixels), the
 products are single batched GEMMs, and the scatter back to images (``col2im``) is a
 loop over the kernel offsets only, each step one strided slice-add over the whole
-batch.
+batch. On the CPU, the ``im2col`` and ``col2im`` kernels of a plugin
+(:mod:`chainer.backends.cpu_kernels`), where one is registered, copy the patches from the
+unpadded input and scatter them back instead.
 
 Layout conventions: an input is ``(N, C, *spatial)``; a "col" view is
 ``(N, C, *ksize, *outsize)`` where ``col[n, c, k..., o...]`` is the input element seen
