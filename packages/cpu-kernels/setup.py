@@ -25,6 +25,7 @@ setup(
                 "csrc/optimizers.c",
                 "csrc/pooling.c",
                 "csrc/activation.c",
+                "csrc/im2col.c",
             ],
             depends=["csrc/kernels.h"],
             extra_compile_args=compile_args,

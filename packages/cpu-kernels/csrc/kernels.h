@@ -45,5 +45,7 @@ PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t narg
 PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_relu_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_im2col(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_col2im(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -73,12 +73,21 @@ static PyMethodDef methods[] = {
      "element its index names, zero elsewhere (see chainer.backends.cpu_kernels.SLOTS)."},
     {"relu_backward", (PyCFunction)(void (*)(void))ck_relu_backward, METH_FASTCALL,
      "relu_backward(y, gy, gx) -> bool\n\ngx = gy * (y > 0), in one pass."},
+    {"im2col", (PyCFunction)(void (*)(void))ck_im2col, METH_FASTCALL,
+     "im2col(x, ksize, stride, pad, dilate, outsize, col) -> bool\n\nThe patch matrix of x, padding zeros included, "
+     "into col (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"col2im", (PyCFunction)(void (*)(void))ck_col2im, METH_FASTCALL,
+     "col2im(col, ksize, stride, pad, dilate, outsize, img) -> bool\n\nimg = the sum of the patches of col at their "
+     "places (the adjoint of im2col)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "chainer_cpu_kernels._ops",
-    "Compiled CPU kernels of chainer-cpu-kernels (registered through chainer_cpu_kernels.plugin).", -1, methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "chainer_cpu_kernels._ops",
+    .m_doc = "Compiled CPU kernels of chainer-cpu-kernels (registered through chainer_cpu_kernels.plugin).",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__ops(void)

@@ -1,5 +1,6 @@
 # Type stub of the C extension chainer_cpu_kernels._ops (packages/cpu-kernels/csrc/); the contracts are
 # chainer.backends.cpu_kernels.SLOTS.
+from collections.abc import Sequence
 from typing import Any
 
 def adam(
@@ -26,3 +27,23 @@ def max_pooling_2d_backward(
     gy: Any, indexes: Any, kh: int, kw: int, sy: int, sx: int, ph: int, pw: int, gx: Any, /
 ) -> bool: ...
 def relu_backward(y: Any, gy: Any, gx: Any, /) -> bool: ...
+def im2col(
+    x: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+    col: Any,
+    /,
+) -> bool: ...
+def col2im(
+    col: Any,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+    img: Any,
+    /,
+) -> bool: ...

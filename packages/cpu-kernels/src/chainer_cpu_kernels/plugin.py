@@ -15,6 +15,8 @@ KERNELS: dict[str, Callable[..., bool]] = {
     "max_pooling_2d_forward": _ops.max_pooling_2d_forward,
     "max_pooling_2d_backward": _ops.max_pooling_2d_backward,
     "relu_backward": _ops.relu_backward,
+    "im2col": _ops.im2col,
+    "col2im": _ops.col2im,
 }
 """Slot name -> the compiled kernel registered for it."""
 

@@ -90,6 +90,15 @@ def naive_deconvolution(x, W, b, stride, pad, dilate, groups, outsize):
     return y
 
 
+def input_gradient_flips(x_shape, w_shape, stride, pad, dilate):
+    """Whether the input gradient is a unit-stride convolution with the flipped kernel
+    (fewer output than input channels), which takes im2col, rather than a col2im scatter."""
+    nd = len(x_shape) - 2
+    stride, pad, dilate = (as_tuple(v, nd) for v in (stride, pad, dilate))
+    fits = all((k - 1) * d >= p for k, d, p in zip(w_shape[2:], dilate, pad))
+    return w_shape[0] < x_shape[1] and all(s == 1 for s in stride) and fits
+
+
 def use_tolerances(test):
     """Give a FunctionTestCase the forward and (double) backward tolerances of its dtype."""
     test.check_forward_options = FORWARD_TOL[test.dtype]

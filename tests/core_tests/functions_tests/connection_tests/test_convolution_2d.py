@@ -1,27 +1,38 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, naive_convolution, split_inputs, uniform_inputs, use_tolerances
+from _conv_testlib import (
+    BACKENDS,
+    BACKWARD_TOL,
+    FORWARD_TOL,
+    input_gradient_flips,
+    naive_convolution,
+    split_inputs,
+    uniform_inputs,
+    use_tolerances,
+)
 
 import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+CASES = [
+    {"x": (2, 4, 5, 4), "W": (3, 4, 3, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},
+    {"x": (2, 4, 5, 4), "W": (3, 4, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
+    {"x": (1, 4, 6, 5), "W": (2, 4, 2, 3), "stride": (2, 1), "pad": (1, 0), "dilate": 1, "groups": 1},
+    {"x": (2, 4, 6, 6), "W": (4, 2, 3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 2},
+    {"x": (1, 3, 7, 6), "W": (2, 3, 2, 2), "stride": 1, "pad": (0, 1), "dilate": (2, 3), "groups": 1},
+    {"x": (2, 6, 4, 4), "W": (6, 1, 2, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 6},
+    # rows of 10: the input gradient takes the row-merged scatter
+    {"x": (1, 2, 3, 10), "W": (2, 2, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
+]
+
 
 @testing.parameterize(
     *testing.product(
         {
             "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "case": [
-                {"x": (2, 4, 5, 4), "W": (3, 4, 3, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 1},
-                {"x": (2, 4, 5, 4), "W": (3, 4, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
-                {"x": (1, 4, 6, 5), "W": (2, 4, 2, 3), "stride": (2, 1), "pad": (1, 0), "dilate": 1, "groups": 1},
-                {"x": (2, 4, 6, 6), "W": (4, 2, 3, 3), "stride": 2, "pad": 1, "dilate": 1, "groups": 2},
-                {"x": (1, 3, 7, 6), "W": (2, 3, 2, 2), "stride": 1, "pad": (0, 1), "dilate": (2, 3), "groups": 1},
-                {"x": (2, 6, 4, 4), "W": (6, 1, 2, 2), "stride": 1, "pad": 0, "dilate": 1, "groups": 6},
-                # rows of 10: the input gradient takes the row-merged scatter
-                {"x": (1, 2, 3, 10), "W": (2, 2, 3, 3), "stride": 1, "pad": 1, "dilate": 1, "groups": 1},
-            ],
+            "case": CASES,
             "cover_all": [False, True],
         }
     )
@@ -51,6 +62,33 @@ class TestConvolution2D(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         y = naive_convolution(*split_inputs(inputs), self.stride, self.pad, self.dilate, self.groups, self.cover_all)
         return (y.astype(self.dtype),)
+
+
+@pytest.mark.parametrize("cover_all", [False, True])
+@pytest.mark.parametrize("case", CASES)
+def test_convolution_2d_with_compiled_kernels_matches_naive_loops(compiled_cpu_kernels, case, cover_all):
+    # The cases above through chainer-cpu-kernels' im2col and col2im: the forward in
+    # float16 (computed in float32), float32 and float64 against the naive loops, and the
+    # float64 gradients of first and second order numerically.
+    stride, pad, dilate, groups = case["stride"], case["pad"], case["dilate"], case["groups"]
+
+    def conv(x, W, b):
+        return F.convolution_2d(x, W, b, stride, pad, cover_all, dilate=dilate, groups=groups)
+
+    rng = numpy.random.RandomState(4)
+    x, W, b = (rng.uniform(-1, 1, shape) for shape in (case["x"], case["W"], case["W"][0]))
+    expected = naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all)
+    for dtype in (numpy.float16, numpy.float32, numpy.float64):
+        y = conv(x.astype(dtype), W.astype(dtype), b.astype(dtype)).array
+        assert y.dtype == dtype
+        numpy.testing.assert_allclose(y, expected, **FORWARD_TOL[dtype])
+    gy = rng.uniform(-1, 1, expected.shape)
+    grad_grads = tuple(rng.uniform(-1, 1, a.shape) for a in (x, W, b))
+    chainer.gradient_check.check_backward(conv, (x, W, b), gy, **BACKWARD_TOL[numpy.float64])
+    chainer.gradient_check.check_double_backward(conv, (x, W, b), gy, grad_grads, **BACKWARD_TOL[numpy.float64])
+    assert compiled_cpu_kernels["im2col"] > 0
+    if not input_gradient_flips(case["x"], case["W"], stride, pad, dilate):
+        assert compiled_cpu_kernels["col2im"] > 0
 
 
 def test_cover_all_adds_an_output_row():
@@ -189,11 +227,16 @@ def test_convolution_2d_of_an_empty_batch_has_empty_outputs_and_zero_weight_grad
     ],
 )
 @pytest.mark.parametrize("chunk", [1, 2])
-def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape, w_shape, stride, pad, groups, chunk):
+@pytest.mark.parametrize("code", ["numpy", "compiled"])
+def test_convolution_2d_in_batch_chunks_matches_naive_loops(
+    monkeypatch, request, x_shape, w_shape, stride, pad, groups, chunk, code
+):
     # The CPU kernels take the batch in cache-sized chunks; with one or two images per
     # chunk (the last one partial for an odd batch) the results, and the weight gradient
-    # summed over the chunks, must not change.
+    # summed over the chunks, must not change, with NumPy's copies or the compiled ones.
     from chainer.functions.connection import _conv_kernels
+
+    calls = request.getfixturevalue("compiled_cpu_kernels") if code == "compiled" else None
 
     monkeypatch.setattr(_conv_kernels, "batch_chunk", lambda xp, n, nbytes: min(n, chunk))
     rng = numpy.random.RandomState(3)
@@ -215,3 +258,7 @@ def test_convolution_2d_in_batch_chunks_matches_naive_loops(monkeypatch, x_shape
         atol=1e-7,
         rtol=1e-6,
     )
+    if calls is not None:
+        assert calls["im2col"] > 0
+        if not input_gradient_flips(x_shape, w_shape, stride, pad, 1):
+            assert calls["col2im"] > 0

@@ -1,25 +1,36 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, naive_convolution, uniform_inputs, use_tolerances
+from _conv_testlib import (
+    BACKENDS,
+    BACKWARD_TOL,
+    FORWARD_TOL,
+    input_gradient_flips,
+    naive_convolution,
+    uniform_inputs,
+    use_tolerances,
+)
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
+
+CASES = [
+    # (x shape, W shape, stride, pad, dilate, groups, cover_all, function)
+    ((2, 3, 5), (2, 3, 3), 1, 1, 1, 1, False, "1d"),
+    ((1, 4, 7), (4, 2, 2), 2, 0, 2, 2, True, "1d"),
+    ((1, 2, 4, 3, 3), (2, 2, 2, 2, 2), 1, (1, 0, 1), 1, 1, False, "3d"),
+    ((1, 2, 5, 4, 3), (2, 1, 2, 2, 1), (2, 1, 1), 0, (1, 2, 1), 2, True, "3d"),
+    ((2, 2, 4, 3), (3, 2, 2, 2), 1, 1, 1, 1, False, "nd"),
+    ((1, 2, 3, 3, 2, 3), (2, 2, 2, 2, 1, 2), 1, 0, 1, 1, False, "nd"),
+]
 
 
 @testing.parameterize(
     *testing.product(
         {
             "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "case": [
-                # (x shape, W shape, stride, pad, dilate, groups, cover_all, function)
-                ((2, 3, 5), (2, 3, 3), 1, 1, 1, 1, False, "1d"),
-                ((1, 4, 7), (4, 2, 2), 2, 0, 2, 2, True, "1d"),
-                ((1, 2, 4, 3, 3), (2, 2, 2, 2, 2), 1, (1, 0, 1), 1, 1, False, "3d"),
-                ((1, 2, 5, 4, 3), (2, 1, 2, 2, 1), (2, 1, 1), 0, (1, 2, 1), 2, True, "3d"),
-                ((2, 2, 4, 3), (3, 2, 2, 2), 1, 1, 1, 1, False, "nd"),
-                ((1, 2, 3, 3, 2, 3), (2, 2, 2, 2, 1, 2), 1, 0, 1, 1, False, "nd"),
-            ],
+            "case": CASES,
         }
     )
 )
@@ -42,6 +53,32 @@ class TestConvolutionND(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         y = naive_convolution(*inputs, self.stride, self.pad, self.dilate, self.groups, self.cover_all)
         return (y.astype(self.dtype),)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_convolution_nd_with_compiled_kernels_matches_naive_loops(compiled_cpu_kernels, case):
+    # The cases above through chainer-cpu-kernels: forward in float32 and float64 and the
+    # float64 gradient. The kernels take one to three spatial axes and decline more.
+    x_shape, w_shape, stride, pad, dilate, groups, cover_all, fn = case
+    function = {"1d": F.convolution_1d, "3d": F.convolution_3d, "nd": F.convolution_nd}[fn]
+
+    def conv(x, W, b):
+        return function(x, W, b, stride, pad, cover_all, dilate, groups)
+
+    rng = numpy.random.RandomState(5)
+    x, W, b = (rng.uniform(-1, 1, shape) for shape in (x_shape, w_shape, w_shape[0]))
+    expected = naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all)
+    for dtype in (numpy.float32, numpy.float64):
+        y = conv(x.astype(dtype), W.astype(dtype), b.astype(dtype)).array
+        numpy.testing.assert_allclose(y, expected, **FORWARD_TOL[dtype])
+    gy = rng.uniform(-1, 1, expected.shape)
+    chainer.gradient_check.check_backward(conv, (x, W, b), gy, **BACKWARD_TOL[numpy.float64])
+    if len(x_shape) > 5:
+        assert sum(compiled_cpu_kernels.values()) == 0
+        return
+    assert compiled_cpu_kernels["im2col"] > 0
+    if not input_gradient_flips(x_shape, w_shape, stride, pad, dilate):
+        assert compiled_cpu_kernels["col2im"] > 0
 
 
 def test_convolution_1d_rejects_2d_input():

@@ -1,30 +1,41 @@
 import numpy
 import pytest
-from _conv_testlib import BACKENDS, naive_deconvolution, split_inputs, uniform_inputs, use_tolerances
+from _conv_testlib import (
+    BACKENDS,
+    BACKWARD_TOL,
+    FORWARD_TOL,
+    naive_deconvolution,
+    split_inputs,
+    uniform_inputs,
+    use_tolerances,
+)
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
+
+CASES = [
+    # x shape, W shape, stride, pad, outsize, dilate, groups, bias
+    ((2, 3, 3, 2), (3, 2, 3, 3), 1, 0, None, 1, 1, True),
+    ((2, 3, 3, 3), (3, 2, 3, 2), 1, 1, None, 1, 1, False),
+    ((1, 2, 3, 2), (2, 3, 2, 3), (2, 3), (1, 0), None, 1, 1, True),
+    ((1, 2, 3, 2), (2, 3, 3, 2), 2, 1, (6, 3), 1, 1, True),
+    ((1, 4, 2, 3), (4, 1, 2, 2), 2, 0, None, (2, 1), 2, True),
+    ((1, 2, 3, 3), (2, 2, 2, 2), 1, 2, None, 2, 1, False),
+    # more output than input channels at unit stride: the flipped-kernel path
+    ((2, 2, 3, 3), (2, 3, 3, 2), 1, (1, 0), None, 1, 1, True),
+    # unit stride on rows of 8+: the row-merged scatter
+    ((1, 2, 3, 8), (2, 2, 3, 3), 1, 1, None, 1, 1, True),
+    ((1, 4, 2, 9), (4, 1, 2, 3), 1, (0, 1), None, (1, 1), 2, False),
+]
 
 
 @testing.parameterize(
     *testing.product(
         {
             "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "case": [
-                # x shape, W shape, stride, pad, outsize, dilate, groups, bias
-                ((2, 3, 3, 2), (3, 2, 3, 3), 1, 0, None, 1, 1, True),
-                ((2, 3, 3, 3), (3, 2, 3, 2), 1, 1, None, 1, 1, False),
-                ((1, 2, 3, 2), (2, 3, 2, 3), (2, 3), (1, 0), None, 1, 1, True),
-                ((1, 2, 3, 2), (2, 3, 3, 2), 2, 1, (6, 3), 1, 1, True),
-                ((1, 4, 2, 3), (4, 1, 2, 2), 2, 0, None, (2, 1), 2, True),
-                ((1, 2, 3, 3), (2, 2, 2, 2), 1, 2, None, 2, 1, False),
-                # more output than input channels at unit stride: the flipped-kernel path
-                ((2, 2, 3, 3), (2, 3, 3, 2), 1, (1, 0), None, 1, 1, True),
-                # unit stride on rows of 8+: the row-merged scatter
-                ((1, 2, 3, 8), (2, 2, 3, 3), 1, 1, None, 1, 1, True),
-                ((1, 4, 2, 9), (4, 1, 2, 3), 1, (0, 1), None, (1, 1), 2, False),
-            ],
+            "case": CASES,
         }
     )
 )
@@ -48,6 +59,29 @@ class TestDeconvolution2D(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         y = naive_deconvolution(*split_inputs(inputs), self.stride, self.pad, self.dilate, self.groups, self.outsize)
         return (y.astype(self.dtype),)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_deconvolution_2d_with_compiled_kernels_matches_naive_loops(compiled_cpu_kernels, case):
+    # The cases above through chainer-cpu-kernels (the forward scatters with col2im, or is
+    # a convolution with the flipped kernel through im2col): forward in float32 and
+    # float64 and the float64 gradient.
+    x_shape, w_shape, stride, pad, outsize, dilate, groups, bias = case
+
+    def deconv(x, W, b):
+        return F.deconvolution_2d(x, W, b, stride, pad, outsize, dilate=dilate, groups=groups)
+
+    rng = numpy.random.RandomState(6)
+    x, W, b = (rng.uniform(-1, 1, shape) for shape in (x_shape, w_shape, w_shape[1] * groups))
+    expected = naive_deconvolution(x, W, b, stride, pad, dilate, groups, outsize)
+    for dtype in (numpy.float32, numpy.float64):
+        y = deconv(x.astype(dtype), W.astype(dtype), b.astype(dtype)).array
+        numpy.testing.assert_allclose(y, expected, **FORWARD_TOL[dtype])
+    gy = rng.uniform(-1, 1, expected.shape)
+    chainer.gradient_check.check_backward(deconv, (x, W, b), gy, **BACKWARD_TOL[numpy.float64])
+    assert compiled_cpu_kernels["im2col"] > 0
+    if x_shape[1] >= w_shape[1] * groups or stride != 1:
+        assert compiled_cpu_kernels["col2im"] > 0
 
 
 def test_outsize_range():

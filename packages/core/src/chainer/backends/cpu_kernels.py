@@ -45,6 +45,19 @@ SLOTS: dict[str, str] = {
         "relu_backward(y, gy, gx) -> bool: gx = gy * (y > 0) for arrays of one shape, the mask multiplying "
         "as 1 or 0 (a NaN or infinite gy where y <= 0 gives NaN, as in NumPy)."
     ),
+    "im2col": (
+        "im2col(x, ksize, stride, pad, dilate, outsize, col) -> bool: the patch matrix of the unpadded image x "
+        "(N, C, *in) into the C-contiguous col (N, G, R, L), L = prod(outsize), G dividing C, R >= (C / G) * "
+        "prod(ksize): col[n, g, c * K + k, l] = x[n, g * C / G + c, l * stride + k * dilate - pad], with k and l "
+        "the flat kernel offset and output position, and 0 where that index falls outside x (the padding, and "
+        "whatever end padding outsize implies); rows R past (C / G) * K are left alone. Geometry tuples have one "
+        "int per spatial axis."
+    ),
+    "col2im": (
+        "col2im(col, ksize, stride, pad, dilate, outsize, img) -> bool: the adjoint of im2col; overwrites the "
+        "C-contiguous img (N, C, *in) with the sum of the entries of col (N, G, R, L) at the places im2col "
+        "takes them from (entries that im2col sets to 0 are dropped; rows past (C / G) * K are ignored)."
+    ),
 }
 """Slot name -> the call a kernel for it receives and what it must do."""
 

@@ -4,7 +4,9 @@ Everything here works on raw arrays (NumPy or CuPy) and is written once for both
 patches are strided *views* of a padded input (no Python loop over pixels), the
 products are single batched GEMMs, and the scatter back to images (``col2im``) is a
 loop over the kernel offsets only, each step one strided slice-add over the whole
-batch.
+batch. On the CPU, the ``im2col`` and ``col2im`` kernels of a plugin
+(:mod:`chainer.backends.cpu_kernels`), where one is registered, copy the patches from the
+unpadded input and scatter them back instead.
 
 Layout conventions: an input is ``(N, C, *spatial)``; a "col" view is
 ``(N, C, *ksize, *outsize)`` where ``col[n, c, k..., o...]`` is the input element seen
@@ -21,6 +23,7 @@ from typing import Any
 import numpy
 
 from chainer import _workspace, backend
+from chainer.backends import cpu_kernels
 from chainer.functions import _gpu_kernels
 
 
@@ -141,6 +144,13 @@ def col2im(
         return _gpu_kernels.col2im(col, tuple(stride), tuple(pad), tuple(dilate), tuple(in_size))
     ksize = col.shape[2 : 2 + nd]
     outsize = col.shape[2 + nd :]
+    kernel = cpu_kernels.get("col2im") if xp is numpy and col.flags.c_contiguous else None
+    if kernel is not None:
+        # Channels are contiguous in col, so it is one group of C * K rows.
+        img = numpy.empty(col.shape[:2] + tuple(in_size), col.dtype)
+        flat = col.reshape(col.shape[0], 1, -1, size(outsize))
+        if kernel(flat, ksize, tuple(stride), tuple(pad), tuple(dilate), outsize, img):
+            return img
     after = [end_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(in_size, outsize, ksize, stride, pad, dilate)]
     padded = tuple(p + n + a for p, n, a in zip(pad, in_size, after))
     img = xp.zeros(col.shape[:2] + padded, col.dtype)
@@ -163,6 +173,45 @@ def compute_dtype(*dtypes: Any) -> Any:
 
 def size(shape: Sequence[int]) -> int:
     return math.prod(shape)
+
+
+class _Patches:
+    """Copies the patches of a batch range of ``x`` into a C-contiguous ``(m, G, R, L)``
+    buffer (rows ``(C / G) * K`` and past left alone): on the CPU by the compiled
+    ``im2col`` kernel where one is registered (it reads the unpadded ``x``), otherwise,
+    or when it declines, from the strided view of the padded ``x``, made on first need."""
+
+    def __init__(
+        self,
+        x: Any,
+        ksize: Sequence[int],
+        stride: Sequence[int],
+        pad: Sequence[int],
+        dilate: Sequence[int],
+        outsize: Sequence[int],
+    ) -> None:
+        self.x = x
+        self.geometry = (tuple(ksize), tuple(stride), tuple(pad), tuple(dilate), tuple(outsize))
+        self.kernel = cpu_kernels.get("im2col") if isinstance(x, numpy.ndarray) else None
+        self._view: Any = None
+
+    def view(self) -> Any:
+        """The ``(N, C, *ksize, *outsize)`` strided view of the padded ``x``."""
+        if self._view is None:
+            self._view = im2col_view(self.x, *self.geometry)
+        return self._view
+
+    def copy(self, start: int, stop: int, col: Any) -> None:
+        if self.kernel is not None:
+            if self.kernel(self.x[start:stop], *self.geometry, col):
+                return
+            self.kernel = None
+        view = self.view()
+        m, g = col.shape[:2]
+        # Only split axes on both sides, so that both reshapes are views.
+        split = (m, g, view.shape[1] // g) + tuple(view.shape[2:])
+        kdim = split[2] * size(self.geometry[0])
+        col[:, :, :kdim].reshape(split)[...] = view[start:stop].reshape(split)
 
 
 # -- convolution kernels on arrays -------------------------------------------------------
@@ -198,7 +247,7 @@ def conv_forward(
     g = groups
     kdim = (c // g) * size(ksize)
     lsize = size(outsize)
-    view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
+    patches = _Patches(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
     w = W.astype(dtype, copy=False).reshape(g, o // g, kdim)
     # The bias rides along in the GEMM as an extra row of ones in the patches: cheaper
     # than a separate pass over the output.
@@ -213,9 +262,7 @@ def conv_forward(
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         part = col[: stop - start]
-        # Only split axes on both sides, so that both reshapes are views.
-        split = (stop - start, g, c // g) + tuple(view.shape[2:])
-        part[:, :, :kdim].reshape(split)[...] = view[start:stop].reshape(split)
+        patches.copy(start, stop, part)
         if g == 1:
             # (O, K) @ (n, K, L) -> (n, O, L): already in NC(spatial) order.
             xp.matmul(w[0], part[:, 0], out=y[start:stop, 0])
@@ -280,10 +327,13 @@ def deconv_forward(
     kdim = cout_g * size(ksize)
     w = W.astype(dtype, copy=False).reshape(g, cin // g, kdim).swapaxes(1, 2)
     xc = x.astype(dtype, copy=False)
-    # The flat path saves a scattered col2im, unless col2im is one GPU kernel.
-    flat_pays = all(s == 1 for s in stride) and not _gpu_kernels.handles(xp, len(in_size))
+    kernel = cpu_kernels.get("col2im") if xp is numpy else None
+    # The flat path saves a scattered col2im, unless col2im is one GPU kernel or compiled.
+    flat_pays = all(s == 1 for s in stride) and not _gpu_kernels.handles(xp, len(in_size)) and kernel is None
     flat = _flat_geometry(in_size, ksize, pad, dilate, outsize) if flat_pays else None
-    if flat is not None:
+    if kernel is not None:
+        y = _deconv_compiled(kernel, xc, w, g, ksize, stride, pad, dilate, outsize)
+    elif flat is not None:
         y = _deconv_flat(xc, w, g, pad, outsize, *flat)
     else:
         col = xp.matmul(w, xc.reshape(n, g, cin // g, size(in_size)))  # (N, G, Cout_g * K, L)
@@ -292,6 +342,43 @@ def deconv_forward(
     if b is not None:
         y += b.reshape((1, g * cout_g) + (1,) * len(outsize))
     return y.astype(x.dtype, copy=False)
+
+
+def _deconv_compiled(
+    kernel: Any,
+    x: Any,
+    w: Any,
+    g: int,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> Any:
+    """Transposed convolution on the CPU with the compiled ``col2im`` kernel: per
+    cache-sized chunk of the batch, one GEMM gives the columns ``(m, G, Cout_g * K, L)``
+    and the kernel scatters them onto their images while they are still in the cache.
+    This beats the flat path, whose GEMM runs over the padded images and whose scatter is
+    K slice-adds over the whole output (conv 32->64 on 16x16: 4.7 against 6.4 ms).
+    ``w`` is ``(G, Cout_g * K, Cin_g)``."""
+    n, cin = x.shape[:2]
+    in_size = x.shape[2:]
+    lsize = size(in_size)
+    rows = w.shape[1]
+    cout = rows // size(ksize) * g
+    y = numpy.empty((n, cout) + tuple(outsize), x.dtype)
+    chunk = batch_chunk(numpy, n, g * rows * lsize * x.dtype.itemsize)
+    col = _workspace.scratch("deconv_forward.col", (chunk, g, rows, lsize), x.dtype)
+    xg = x.reshape(n, g, cin // g, lsize)
+    geometry = (tuple(ksize), tuple(stride), tuple(pad), tuple(dilate), tuple(in_size))
+    for start in range(0, n, chunk):
+        stop = min(start + chunk, n)
+        part = col[: stop - start]
+        numpy.matmul(w, xg[start:stop], out=part)
+        if not kernel(part, *geometry, y[start:stop]):
+            split = (stop - start, cout) + tuple(ksize) + tuple(in_size)
+            y[start:stop] = col2im(part.reshape(split), stride, pad, dilate, outsize)
+    return y
 
 
 def _flat_geometry(
@@ -389,10 +476,10 @@ def conv_grad_weight(
     g = groups
     kdim = (c // g) * size(ksize)
     lsize = size(outsize)
-    view = im2col_view(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
+    patches = _Patches(x.astype(dtype, copy=False), ksize, stride, pad, dilate, outsize)
     gy = gy.astype(dtype, copy=False)
     og = o // g
-    split = (g, c // g) + tuple(view.shape[2:])
+    split = (g, c // g) + tuple(ksize) + tuple(outsize)
     # A small kernel (e.g. a first layer on RGB input), or on the CPU a moderate one over
     # many positions per image: one product per image, patches (K, L) times gy
     # transposed (L, O_g), and a sum over the images. This needs only the plain im2col
@@ -411,12 +498,12 @@ def conv_grad_weight(
         m = stop - start
         if per_image:
             col = _workspace.scratch("conv_grad_weight.col", (m, g, kdim, lsize), dtype, xp)
-            col.reshape((m,) + split)[...] = view[start:stop].reshape((m,) + split)
+            patches.copy(start, stop, col)
             gW += xp.matmul(col, gy[start:stop].reshape(m, g, og, lsize).swapaxes(2, 3)).sum(axis=0)
         else:
             col_t = _workspace.scratch("conv_grad_weight.col", (g, kdim, m * lsize), dtype, xp)
             target = split[:-nd] + (m,) + tuple(outsize)
-            col_t.reshape(target)[...] = view[start:stop].transpose(axes).reshape(target)
+            col_t.reshape(target)[...] = patches.view()[start:stop].transpose(axes).reshape(target)
             gy_t = _workspace.scratch("conv_grad_weight.gy", (g, og, m, lsize), dtype, xp)
             gy_t[...] = gy[start:stop].reshape(m, g, og, lsize).transpose(1, 2, 0, 3)
             gW += xp.matmul(gy_t.reshape(g, og, m * lsize), col_t.swapaxes(1, 2))
