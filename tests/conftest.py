@@ -50,10 +50,28 @@ def _restore_configuration():
 
 
 @pytest.fixture
-def compiled_cpu_kernels():
+def numpy_cpu_code():
+    """Take the plugins that serve compiled CPU kernels out for one test (they are only
+    there when plugin autoload is on), for tests that check chainer-core's NumPy paths."""
+    from chainer.backends import cpu_kernels
+
+    names = {cpu_kernels.origin(slot) for slot in cpu_kernels.SLOTS} - {None}
+    removed = [(name, chainer.plugins.get_plugin_manager().get_plugin(name)) for name in names]
+    for name, _ in removed:
+        chainer.plugins.unregister(name=name)
+    try:
+        yield
+    finally:
+        for name, plugin in removed:
+            chainer.plugins.register(plugin, name=name)
+
+
+@pytest.fixture
+def compiled_cpu_kernels(numpy_cpu_code):
     """Register the compiled kernels of chainer-cpu-kernels for one test (skipped when that
     distribution is not installed, as in ``nox -s tests-core``) and yield a Counter of the
-    calls, per slot, in which a kernel did the work (rather than declining it to NumPy)."""
+    calls, per slot, in which a kernel did the work (rather than declining it to NumPy).
+    An autoloaded kernel plugin is taken out meanwhile, so that these counting ones serve."""
     plugin = pytest.importorskip("chainer_cpu_kernels.plugin", reason="chainer-cpu-kernels is not installed")
     calls = collections.Counter()
 

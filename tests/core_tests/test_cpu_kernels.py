@@ -20,7 +20,7 @@ class KernelPlugin:
 
 
 @pytest.fixture
-def install():
+def install(numpy_cpu_code):
     installed = []
 
     def install(plugin):
@@ -42,7 +42,7 @@ def _momentum_step(lr=0.1, momentum=0.5):
     return link.w
 
 
-def test_no_kernel_means_numpy():
+def test_no_kernel_means_numpy(numpy_cpu_code):
     assert cpu_kernels.get("momentum_sgd") is None and cpu_kernels.origin("adam") is None
     numpy.testing.assert_allclose(_momentum_step().array, [1.0 - 0.05, 2.0 + 0.1], rtol=1e-6)
 

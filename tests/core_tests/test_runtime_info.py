@@ -37,7 +37,7 @@ def test_python_m_chainer_doctor_runs():
     assert bad.returncode == 2 and "usage: python -m chainer" in bad.stderr
 
 
-def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin():
+def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin(numpy_cpu_code):
     class FastSGD:
         @chainer.hookimpl
         def chainer_register_cpu_kernels(self, register):
@@ -55,7 +55,8 @@ def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin():
         chainer.plugins.unregister(plugin)
 
 
-def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch):
+def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch, numpy_cpu_code):
+    monkeypatch.setenv("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
     monkeypatch.setattr(
         _runtime_info, "_chainer_distributions", lambda: [("chainer-core", "8.0.0"), ("chainer-cpu-kernels", "8.0.0")]
     )

@@ -68,7 +68,7 @@ def test_unsupported_arrays_are_declined_untouched(case):
 
 def test_size_mismatch_and_argument_count_raise_naming_the_kernel():
     y, gy = numpy.ones(4, numpy.float32), numpy.ones(5, numpy.float32)
-    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.relu_backward: gy has 5 elements, expected 4"):
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.relu_backward: gy has 5 elements, expected 4 like y"):
         _ops.relu_backward(y, gy, y.copy())
     with pytest.raises(TypeError, match=r"chainer_cpu_kernels.relu_backward takes 3 arguments, got 2"):
         _ops.relu_backward(y, y)

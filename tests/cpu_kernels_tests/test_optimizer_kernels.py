@@ -103,9 +103,11 @@ def test_unsupported_arrays_are_declined_untouched(case):
 
 def test_size_mismatch_and_bad_scalars_raise_naming_the_kernel():
     p, g = numpy.ones(4, numpy.float32), numpy.ones(5, numpy.float32)
-    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.momentum_sgd: grad has 5 elements, expected 4"):
+    with pytest.raises(
+        ValueError, match=r"chainer_cpu_kernels.momentum_sgd: grad has 5 elements, expected 4 like param"
+    ):
         _ops.momentum_sgd(p, g, numpy.ones(4, numpy.float32), 0.1, 0.9)
-    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.adam: v has 5 elements, expected 4"):
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.adam: v has 5 elements, expected 4 like param"):
         _ops.adam(p, p.copy(), p.copy(), g, None, *ADAM.values(), 0.0, 1.0, None, None)
     with pytest.raises(TypeError, match=r"chainer_cpu_kernels.momentum_sgd: lr must be a real number, got 'a'"):
         _ops.momentum_sgd(p, p.copy(), p.copy(), "a", 0.9)

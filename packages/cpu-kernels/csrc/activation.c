@@ -18,21 +18,11 @@ RELU_BACKWARD_LOOP(relu_backward_f64, double)
 PyObject *ck_relu_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char *const names[] = {"y", "gy", "gx"};
-    if (nargs != 3) {
-        PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.relu_backward takes 3 arguments, got %zd", nargs);
+    static const int writable[] = {0, 0, 1};
+    if (ck_check_nargs("relu_backward", nargs, 3) < 0)
         return NULL;
-    }
     ck_array arr[3];
-    int got = 1;
-    for (int i = 0; i < 3; i++)
-        arr[i].view.obj = NULL;
-    for (int i = 0; i < 3 && got == 1; i++) {
-        got = ck_acquire(args[i], &arr[i], i == 2);
-        if (got == 1 && arr[i].dtype != arr[0].dtype)
-            got = 0;
-        if (got == 1 && ck_check_size("relu_backward", names[i], arr[i].size, arr[0].size) < 0)
-            got = -1;
-    }
+    int got = ck_acquire_same("relu_backward", names, args, writable, arr, 3);
     if (got == 1) {
         Py_BEGIN_ALLOW_THREADS
         if (arr[0].dtype == CK_F32)

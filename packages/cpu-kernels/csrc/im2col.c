@@ -189,10 +189,8 @@ static int parse(const char *kernel, PyObject *const *args, Py_ssize_t nargs, in
 {
     static const char *const names[] = {"ksize", "stride", "pad", "dilate", "outsize"};
     static const Py_ssize_t minimum[] = {1, 1, 0, 1, 1};
-    if (nargs != 7) {
-        PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s takes 7 arguments, got %zd", kernel, nargs);
+    if (ck_check_nargs(kernel, nargs, 7) < 0)
         return -1;
-    }
     const int img_at = img_writable ? 6 : 0, col_at = img_writable ? 0 : 6;
     arr[0].view.obj = arr[1].view.obj = NULL;
     int got = ck_acquire(args[img_at], &arr[0], img_writable);

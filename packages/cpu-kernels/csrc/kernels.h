@@ -37,8 +37,16 @@ void ck_release(ck_array *a);
 /* Release every acquired array of `arrays` (those with a non-NULL buffer object). */
 void ck_release_all(ck_array *arrays, int n);
 
-/* ValueError naming the kernel when two sizes differ; returns -1 then, 0 when they agree. */
-int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize_t expected);
+/* ValueError naming the kernel when the size of array `name` differs from that of array
+ * `reference`; returns -1 then, 0 when they agree. */
+int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, const char *reference, Py_ssize_t expected);
+/* TypeError naming the kernel unless it got `expected` arguments; -1 then, else 0. */
+int ck_check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected);
+/* Acquire the `n` arrays of `objects` (writable where `writable[i]`): 1 when all are float
+ * arrays of one dtype and of the size of the first, 0 to decline (nothing held), -1 with
+ * a ValueError naming the kernel when a size differs. */
+int ck_acquire_same(const char *kernel, const char *const *names, PyObject *const *objects, const int *writable,
+                    ck_array *arrays, int n);
 
 PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t nargs);

@@ -50,13 +50,40 @@ void ck_release_all(ck_array *arrays, int n)
         ck_release(&arrays[i]);
 }
 
-int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, Py_ssize_t expected)
+int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, const char *reference, Py_ssize_t expected)
 {
     if (got == expected)
         return 0;
-    PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s has %zd elements, expected %zd like the parameter",
-                 kernel, name, got, expected);
+    PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s has %zd elements, expected %zd like %s", kernel, name,
+                 got, expected, reference);
     return -1;
+}
+
+int ck_check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected)
+{
+    if (nargs == expected)
+        return 0;
+    PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s takes %zd arguments, got %zd", kernel, expected, nargs);
+    return -1;
+}
+
+int ck_acquire_same(const char *kernel, const char *const *names, PyObject *const *objects, const int *writable,
+                    ck_array *arrays, int n)
+{
+    for (int i = 0; i < n; i++)
+        arrays[i].view.obj = NULL;
+    for (int i = 0; i < n; i++) {
+        int got = ck_acquire(objects[i], &arrays[i], writable[i]);
+        if (got != 1 || arrays[i].dtype != arrays[0].dtype) {
+            ck_release_all(arrays, n);
+            return got < 0 ? -1 : 0;
+        }
+        if (ck_check_size(kernel, names[i], arrays[i].size, names[0], arrays[0].size) < 0) {
+            ck_release_all(arrays, n);
+            return -1;
+        }
+    }
+    return 1;
 }
 
 static PyMethodDef methods[] = {

@@ -74,41 +74,12 @@ static int get_double(const char *kernel, const char *name, PyObject *obj, doubl
     return 0;
 }
 
-static int check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected)
-{
-    if (nargs == expected)
-        return 0;
-    PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s takes %zd arguments, got %zd", kernel, expected, nargs);
-    return -1;
-}
-
-/* Acquire `n` arrays (objects[i] written when writable[i]); 1 when all are float arrays of
- * one dtype with the size of the first, 0 to decline, -1 on error. */
-static int acquire_same(const char *kernel, const char *const *names, PyObject *const *objects, const int *writable,
-                        ck_array *arrays, int n)
-{
-    for (int i = 0; i < n; i++)
-        arrays[i].view.obj = NULL;
-    for (int i = 0; i < n; i++) {
-        int got = ck_acquire(objects[i], &arrays[i], writable[i]);
-        if (got != 1 || arrays[i].dtype != arrays[0].dtype) {
-            ck_release_all(arrays, n);
-            return got < 0 ? -1 : 0;
-        }
-        if (ck_check_size(kernel, names[i], arrays[i].size, arrays[0].size) < 0) {
-            ck_release_all(arrays, n);
-            return -1;
-        }
-    }
-    return 1;
-}
-
 PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     static const char *const names[] = {"param", "grad", "m", "v", "vhat"};
     static const int writable[] = {1, 0, 1, 1, 1};
     adam_args a;
-    if (check_nargs("adam", nargs, 13) < 0)
+    if (ck_check_nargs("adam", nargs, 13) < 0)
         return NULL;
     a.amsgrad = args[4] != Py_None;
     a.adabound = args[11] != Py_None || args[12] != Py_None;
@@ -125,7 +96,7 @@ PyObject *ck_adam(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     ck_array arr[5];
     int n = a.amsgrad ? 5 : 4;
-    int got = acquire_same("adam", names, args, writable, arr, n);
+    int got = ck_acquire_same("adam", names, args, writable, arr, n);
     if (got <= 0)
         return got < 0 ? NULL : Py_NewRef(Py_False);
     Py_BEGIN_ALLOW_THREADS
@@ -160,11 +131,11 @@ PyObject *ck_momentum_sgd(PyObject *self, PyObject *const *args, Py_ssize_t narg
     static const char *const names[] = {"param", "grad", "v"};
     static const int writable[] = {1, 0, 1};
     double lr, momentum;
-    if (check_nargs("momentum_sgd", nargs, 5) < 0 || get_double("momentum_sgd", "lr", args[3], &lr) < 0 ||
+    if (ck_check_nargs("momentum_sgd", nargs, 5) < 0 || get_double("momentum_sgd", "lr", args[3], &lr) < 0 ||
         get_double("momentum_sgd", "momentum", args[4], &momentum) < 0)
         return NULL;
     ck_array arr[3];
-    int got = acquire_same("momentum_sgd", names, args, writable, arr, 3);
+    int got = ck_acquire_same("momentum_sgd", names, args, writable, arr, 3);
     if (got <= 0)
         return got < 0 ? NULL : Py_NewRef(Py_False);
     Py_BEGIN_ALLOW_THREADS

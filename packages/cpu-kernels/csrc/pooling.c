@@ -269,14 +269,6 @@ static int tiles_2x2(const pool_geometry *g)
            g->w == 2 * g->ow;
 }
 
-static int check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected)
-{
-    if (nargs == expected)
-        return 0;
-    PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s takes %zd arguments, got %zd", kernel, expected, nargs);
-    return -1;
-}
-
 /* kh, kw, sy, sx (at least 1) and ph, pw (at least 0) from args[0..5]. */
 static int get_geometry(const char *kernel, PyObject *const *args, pool_geometry *g)
 {
@@ -382,7 +374,7 @@ PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ss
 {
     static const char kernel[] = "max_pooling_2d_forward";
     pool_geometry g;
-    if (check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 1, &g) < 0)
+    if (ck_check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 1, &g) < 0)
         return NULL;
     if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;
@@ -426,7 +418,7 @@ PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_s
 {
     static const char kernel[] = "max_pooling_2d_backward";
     pool_geometry g;
-    if (check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 2, &g) < 0)
+    if (ck_check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 2, &g) < 0)
         return NULL;
     if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;

@@ -85,7 +85,7 @@ def test_deconvolution_nd_is_the_adjoint_of_convolution_nd():
 )
 @pytest.mark.parametrize("chunk", [None, 1, 2])  # the whole batch at once, or so many images per chunk
 def test_unit_stride_deconvolution_paths_match_naive_loops(
-    monkeypatch, x_shape, w_shape, pad, dilate, groups, flat, chunk
+    monkeypatch, numpy_cpu_code, x_shape, w_shape, pad, dilate, groups, flat, chunk
 ):
     from chainer.functions.connection import _conv_kernels
 
