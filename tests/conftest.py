@@ -97,6 +97,20 @@ def compiled_cpu_kernels(numpy_cpu_code):
         chainer.plugins.unregister(registered)
 
 
+@pytest.fixture(params=["numpy", "compiled"])
+def cpu_code(request):
+    """How the CPU runs a test: chainer-core's NumPy code (``None``), or the compiled
+    kernels of chainer-cpu-kernels (their Counter of calls). A test module may name the
+    slots its compiled run must call in ``CPU_KERNEL_SLOTS``; each is checked afterwards."""
+    if request.param == "numpy":
+        yield None
+        return
+    calls = request.getfixturevalue("compiled_cpu_kernels")
+    yield calls
+    for slot in getattr(request.module, "CPU_KERNEL_SLOTS", ()):
+        assert calls[slot] > 0, f"the compiled run never called the {slot!r} kernel"
+
+
 # The names every docstring example may use without importing them: ``np`` (NumPy),
 # ``chainer``, ``F`` (chainer.functions) and ``L`` (chainer.links, when chainer-links is
 # installed). Examples import anything else themselves, so each can be pasted alone.

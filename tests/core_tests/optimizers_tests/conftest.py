@@ -92,12 +92,3 @@ def _gpu_marks():
 def device(request):
     """Where the optimizer runs: the CPU, and the GPU's own kernels where there is one."""
     return request.param
-
-
-@pytest.fixture(params=["numpy", "compiled"])
-def cpu_code(request):
-    """How the CPU runs the update: chainer-core's NumPy code, or the compiled kernels of
-    chainer-cpu-kernels (a Counter of their calls, which the test checks)."""
-    if request.param == "numpy":
-        return None
-    return request.getfixturevalue("compiled_cpu_kernels")

@@ -8,6 +8,9 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+# Slots the compiled runs (the cpu_code fixture of tests/conftest.py) must call.
+CPU_KERNEL_SLOTS = ("relu_backward",)
+
 BACKENDS = [{}, {"use_cuda": True}]
 
 
@@ -57,17 +60,6 @@ class TestReLUCompiled(_ReLUChecks):
     def _compiled(self, compiled_cpu_kernels):
         yield
         assert compiled_cpu_kernels["relu_backward"] > 0
-
-
-@pytest.fixture(params=["numpy", "compiled"])
-def cpu_code(request):
-    """chainer-core's NumPy code, or the compiled kernels (a Counter of their calls)."""
-    if request.param == "numpy":
-        yield None
-        return
-    calls = request.getfixturevalue("compiled_cpu_kernels")
-    yield calls
-    assert calls["relu_backward"] > 0
 
 
 def test_relu_gradient_is_zero_at_and_below_zero(cpu_code):

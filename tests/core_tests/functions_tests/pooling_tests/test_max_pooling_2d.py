@@ -9,6 +9,9 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
+# Slots the compiled runs (the cpu_code fixture of tests/conftest.py) must call.
+CPU_KERNEL_SLOTS = ("max_pooling_2d_forward",)
+
 BACKENDS = [{}, {"use_cuda": True}]
 
 
@@ -93,17 +96,6 @@ class TestMaxPooling2DCompiled(_MaxPooling2DChecks):
         assert compiled_cpu_kernels["max_pooling_2d_forward"] > 0
         if not request.node.name.startswith("test_forward"):
             assert compiled_cpu_kernels["max_pooling_2d_backward"] > 0
-
-
-@pytest.fixture(params=["numpy", "compiled"])
-def cpu_code(request):
-    """chainer-core's NumPy code, or the compiled kernels (a Counter of their calls)."""
-    if request.param == "numpy":
-        yield None
-        return
-    calls = request.getfixturevalue("compiled_cpu_kernels")
-    yield calls
-    assert calls["max_pooling_2d_forward"] > 0
 
 
 @pytest.mark.parametrize("cover_all", [True, False])

@@ -177,6 +177,13 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
             raise ValueError(f"{type(self).__name__}: eps={eps} underflows to zero in {dtype}; use a larger eps")
         return eps
 
+    def _kernel_scalars(self, eps: float) -> tuple[float, ...]:
+        """``lr, 1 - beta1, 1 - beta2, eps, weight_decay_rate, eta`` as the fused GPU
+        kernel and the compiled CPU kernel take them."""
+        hp = self.hyperparam
+        scalar = _common.scalar
+        return self.lr, 1 - scalar(hp.beta1), 1 - scalar(hp.beta2), eps, scalar(hp.weight_decay_rate), scalar(hp.eta)
+
     def _update_param_gpu(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
         eps = self._checked_eps(_intermediate_dtype(param.dtype))
@@ -184,18 +191,7 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         state = self.state
         moments = (state["m"], state["v"], state["vhat"]) if hp.amsgrad else (state["m"], state["v"])
         _gpu_kernel(bool(hp.amsgrad))(
-            grad,
-            self.lr,
-            1 - _common.scalar(hp.beta1),
-            1 - _common.scalar(hp.beta2),
-            eps,
-            _common.scalar(hp.weight_decay_rate),
-            _common.scalar(hp.eta),
-            lower,
-            upper,
-            bool(hp.adabound),
-            param.array,
-            *moments,
+            grad, *self._kernel_scalars(eps), lower, upper, bool(hp.adabound), param.array, *moments
         )
 
     def _update_param(self, param: Any, grad: Any) -> None:
@@ -206,21 +202,9 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         kernel = cpu_kernels.get("adam") if xp is numpy else None
         if kernel is not None:
             lower, upper = self._bounds() if hp.adabound else (None, None)
-            if kernel(
-                param.array,
-                grad,
-                self.state["m"],
-                self.state["v"],
-                self.state["vhat"] if hp.amsgrad else None,
-                self.lr,
-                1 - _common.scalar(hp.beta1),
-                1 - _common.scalar(hp.beta2),
-                eps,
-                _common.scalar(hp.weight_decay_rate),
-                _common.scalar(hp.eta),
-                lower,
-                upper,
-            ):
+            state = self.state
+            vhat = state["vhat"] if hp.amsgrad else None
+            if kernel(param.array, grad, state["m"], state["v"], vhat, *self._kernel_scalars(eps), lower, upper):
                 return
         one_minus_beta1, beta2 = 1 - _common.scalar(hp.beta1), _common.scalar(hp.beta2)
         grad = grad.astype(dtype, copy=False)
