@@ -5,7 +5,10 @@ over large arrays where one compiled loop would do (an optimizer update, say). A
 such as the ``chainer-cpu-kernels`` distribution, may provide such loops under the *slot*
 names of :data:`SLOTS`; the code behind each slot asks :func:`get` for the kernel and runs
 its NumPy code when there is none, or when the kernel declines the arguments by returning
-``False``. Results must match the NumPy code up to floating-point rounding.
+``False``. Results must match the NumPy code up to floating-point rounding, except where
+a slot's contract says otherwise (the max pooling backward writes a plain zero wherever
+no index names an element, where NumPy's masked product can leave -0, or NaN from a
+non-finite ``gy``).
 
 Kernels receive NumPy arrays that core has already validated (shapes agree, the arrays the
 kernel writes are its own state or the parameter) and Python floats for the scalars. A
