@@ -29,6 +29,23 @@ static void valid_range(Py_ssize_t offset, Py_ssize_t s, Py_ssize_t size, Py_ssi
     *hi = b > a ? b : a;
 }
 
+/* Where kernel offset (kh, kw) reads the last two axes: the input row and column seen
+ * by output (0, 0), and the outputs [oh_lo, oh_hi) x [ow_lo, ow_hi) that read inside
+ * the image (the others read padding). Shared by im2col's rows and their adjoint. */
+typedef struct {
+    Py_ssize_t r0, c0, oh_lo, oh_hi, ow_lo, ow_hi;
+} row_window;
+
+static inline row_window window_of(const geometry *g, Py_ssize_t kh, Py_ssize_t kw)
+{
+    row_window w;
+    w.r0 = kh * g->d[1] - g->p[1];
+    w.c0 = kw * g->d[2] - g->p[2];
+    valid_range(w.r0, g->s[1], g->in[1], g->out[1], &w.oh_lo, &w.oh_hi);
+    valid_range(w.c0, g->s[2], g->in[2], g->out[2], &w.ow_lo, &w.ow_hi);
+    return w;
+}
+
 /* One row of a patch matrix: the plane `src` (in[1] x in[2] for each of in[0]) seen
  * through kernel offset (kd, kh, kw). With unit strides on the last two axes and as many
  * output as input columns, a kernel offset is a constant shift of the flat index over a
@@ -40,10 +57,9 @@ static void valid_range(Py_ssize_t offset, Py_ssize_t s, Py_ssize_t size, Py_ssi
     {                                                                                                \
         const Py_ssize_t OH = g->out[1], OW = g->out[2], IH = g->in[1], IW = g->in[2];               \
         const Py_ssize_t sh = g->s[1], sw = g->s[2];                                                 \
-        const Py_ssize_t r0 = kh * g->d[1] - g->p[1], c0 = kw * g->d[2] - g->p[2];                   \
-        Py_ssize_t oh_lo, oh_hi, ow_lo, ow_hi;                                                       \
-        valid_range(r0, sh, IH, OH, &oh_lo, &oh_hi);                                                 \
-        valid_range(c0, sw, IW, OW, &ow_lo, &ow_hi);                                                 \
+        const row_window win = window_of(g, kh, kw);                                                 \
+        const Py_ssize_t r0 = win.r0, c0 = win.c0, oh_lo = win.oh_lo, oh_hi = win.oh_hi;             \
+        const Py_ssize_t ow_lo = win.ow_lo, ow_hi = win.ow_hi;                                       \
         const int flat = sh == 1 && sw == 1 && OW == IW;                                             \
         for (Py_ssize_t od = 0; od < g->out[0]; od++) {                                              \
             T *plane = dst + od * OH * OW;                                                           \
@@ -93,10 +109,9 @@ static void valid_range(Py_ssize_t offset, Py_ssize_t s, Py_ssize_t size, Py_ssi
     {                                                                                                \
         const Py_ssize_t OH = g->out[1], OW = g->out[2], IH = g->in[1], IW = g->in[2];               \
         const Py_ssize_t sh = g->s[1], sw = g->s[2];                                                 \
-        const Py_ssize_t r0 = kh * g->d[1] - g->p[1], c0 = kw * g->d[2] - g->p[2];                   \
-        Py_ssize_t oh_lo, oh_hi, ow_lo, ow_hi;                                                       \
-        valid_range(r0, sh, IH, OH, &oh_lo, &oh_hi);                                                 \
-        valid_range(c0, sw, IW, OW, &ow_lo, &ow_hi);                                                 \
+        const row_window win = window_of(g, kh, kw);                                                 \
+        const Py_ssize_t r0 = win.r0, c0 = win.c0, oh_lo = win.oh_lo, oh_hi = win.oh_hi;             \
+        const Py_ssize_t ow_lo = win.ow_lo, ow_hi = win.ow_hi;                                       \
         for (Py_ssize_t od = 0; od < g->out[0]; od++) {                                              \
             const Py_ssize_t id = od * g->s[0] + kd * g->d[0] - g->p[0];                             \
             if (id < 0 || id >= g->in[0])                                                            \
