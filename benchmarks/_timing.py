@@ -100,9 +100,8 @@ def without_compiled_kernels() -> None:
     """Unregister the plugins that serve compiled CPU kernels (chainer-cpu-kernels), so
     that chainer-core's NumPy code runs: the ``numpy`` side of the CPU benchmarks."""
     import chainer
-    from chainer.backends import cpu_kernels
 
-    for name in {cpu_kernels.origin(slot) for slot in cpu_kernels.SLOTS} - {None}:
+    for name in compiled_kernel_plugins():
         chainer.plugins.unregister(name=name)
 
 
@@ -110,7 +109,7 @@ def compiled_kernel_plugins() -> list[str]:
     """The plugins serving compiled CPU kernels here (empty: NumPy only)."""
     from chainer.backends import cpu_kernels
 
-    return sorted({cpu_kernels.origin(slot) for slot in cpu_kernels.SLOTS} - {None})
+    return sorted(set(cpu_kernels.compiled().values()))
 
 
 def print_side(

@@ -44,6 +44,7 @@ def _momentum_step(lr=0.1, momentum=0.5):
 
 def test_no_kernel_means_numpy(numpy_cpu_code):
     assert cpu_kernels.get("momentum_sgd") is None and cpu_kernels.origin("adam") is None
+    assert cpu_kernels.compiled() == {}
     numpy.testing.assert_allclose(_momentum_step().array, [1.0 - 0.05, 2.0 + 0.1], rtol=1e-6)
 
 
@@ -57,6 +58,7 @@ def test_a_kernel_receives_the_documented_arguments(install):
 
     install(KernelPlugin(momentum_sgd=kernel))
     assert cpu_kernels.get("momentum_sgd") is kernel
+    assert list(cpu_kernels.compiled()) == ["momentum_sgd"]
     w = _momentum_step(lr=0.1, momentum=0.5)
     numpy.testing.assert_array_equal(w.array, [101.0, 102.0])
     ((param, grad, v, lr, momentum),) = seen

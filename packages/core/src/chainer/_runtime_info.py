@@ -163,13 +163,8 @@ def collect() -> Report:
     return report
 
 
-def _compiled_slots() -> dict[str, str]:
-    """Slot -> the plugin whose compiled kernel serves it."""
-    return {slot: origin for slot in cpu_kernels.SLOTS if (origin := cpu_kernels.origin(slot)) is not None}
-
-
 def _cpu_kernels_row() -> str:
-    compiled = _compiled_slots()
+    compiled = cpu_kernels.compiled()
     if not compiled:
         return "NumPy only"
     by_plugin: dict[str, list[str]] = {}
@@ -181,7 +176,7 @@ def _cpu_kernels_row() -> str:
 def _check_configuration(report: Report) -> None:
     config = chainer.config
     distributions = dict(_chainer_distributions())
-    if "chainer-cpu-kernels" in distributions and not _compiled_slots():
+    if "chainer-cpu-kernels" in distributions and not cpu_kernels.compiled():
         off = os.environ.get(plugins.AUTOLOAD_ENV, "") not in ("", "0")
         report.problems.append(
             (

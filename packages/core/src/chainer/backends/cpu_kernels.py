@@ -87,4 +87,9 @@ def origin(slot: str) -> str | None:
     return kernels.origin(slot)
 
 
-__all__ = ["SLOTS", "get", "kernels", "origin"]
+def compiled() -> dict[str, str]:
+    """Slot -> name of the plugin whose kernel serves it, for the slots that have one."""
+    return {slot: name for slot in SLOTS if (name := kernels.origin(slot)) is not None}
+
+
+__all__ = ["SLOTS", "compiled", "get", "kernels", "origin"]
