@@ -7,6 +7,8 @@ import itertools
 
 import numpy
 
+import chainer
+
 BACKENDS = [{}, {"use_cuda": True}]
 FORWARD_TOL = {
     numpy.float16: {"atol": 5e-3, "rtol": 5e-2},
@@ -120,3 +122,13 @@ def split_inputs(inputs):
     """``(x, W, b)`` from the inputs of a FunctionTestCase, ``b`` being ``None`` where
     there are two."""
     return inputs[0], inputs[1], inputs[2] if len(inputs) == 3 else None
+
+
+def check_forward_and_gradient(function, inputs, expected, rng):
+    """``function(x, W, b)`` of the float64 ``inputs`` cast to float32 and to float64
+    against the reference ``expected``, and its float64 numerical gradient check."""
+    for dtype in (numpy.float32, numpy.float64):
+        y = function(*(a.astype(dtype) for a in inputs)).array
+        numpy.testing.assert_allclose(y, expected, **FORWARD_TOL[dtype])
+    gy = rng.uniform(-1, 1, expected.shape)
+    chainer.gradient_check.check_backward(function, inputs, gy, **BACKWARD_TOL[numpy.float64])

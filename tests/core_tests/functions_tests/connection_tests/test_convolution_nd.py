@@ -2,15 +2,13 @@ import numpy
 import pytest
 from _conv_testlib import (
     BACKENDS,
-    BACKWARD_TOL,
-    FORWARD_TOL,
+    check_forward_and_gradient,
     input_gradient_flips,
     naive_convolution,
     uniform_inputs,
     use_tolerances,
 )
 
-import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -68,11 +66,7 @@ def test_convolution_nd_with_compiled_kernels_matches_naive_loops(compiled_cpu_k
     rng = numpy.random.RandomState(5)
     x, W, b = (rng.uniform(-1, 1, shape) for shape in (x_shape, w_shape, w_shape[0]))
     expected = naive_convolution(x, W, b, stride, pad, dilate, groups, cover_all)
-    for dtype in (numpy.float32, numpy.float64):
-        y = conv(x.astype(dtype), W.astype(dtype), b.astype(dtype)).array
-        numpy.testing.assert_allclose(y, expected, **FORWARD_TOL[dtype])
-    gy = rng.uniform(-1, 1, expected.shape)
-    chainer.gradient_check.check_backward(conv, (x, W, b), gy, **BACKWARD_TOL[numpy.float64])
+    check_forward_and_gradient(conv, (x, W, b), expected, rng)
     if len(x_shape) > 5:
         assert sum(compiled_cpu_kernels.values()) == 0
         return
