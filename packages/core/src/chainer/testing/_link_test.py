@@ -16,7 +16,7 @@ from chainer.testing import function_link
 _as_tuple = function_link._as_tuple
 
 
-class LinkTestFailure(AssertionError):
+class LinkTestError(AssertionError):
     """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
 
 
@@ -98,7 +98,7 @@ class LinkTestCase(_LinkTestBase, function_link._ForwardBackwardHarness):
         ...         return (inputs[0] * link.W.array,)
     """
 
-    _failure = LinkTestFailure
+    _failure = LinkTestError
 
     def generate_params(self) -> tuple[Any, ...]:
         """Initial values of the parameters (arrays, scalars or initializers), in the
@@ -114,8 +114,7 @@ class LinkTestCase(_LinkTestBase, function_link._ForwardBackwardHarness):
         return self._make_link(_as_tuple(self.generate_params(), "generate_params()"))
 
     def test_forward(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_forward")
+        self._start("test_forward", backend_config)
         if self.skip_forward_test:
             raise unittest.SkipTest("skip_forward_test is set")
         made = self._create()
@@ -128,8 +127,7 @@ class LinkTestCase(_LinkTestBase, function_link._ForwardBackwardHarness):
         self._compare_outputs(outputs, expected, backend_config)
 
     def test_backward(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_backward")
+        self._start("test_backward", backend_config)
         if self.skip_backward_test:
             raise unittest.SkipTest("skip_backward_test is set")
         self._check_at_differentiable_point(lambda: self._gradient_check(backend_config))
@@ -202,8 +200,7 @@ class LinkInitializersTestCase(_LinkTestBase):
         raise NotImplementedError(f"{type(self).__name__} must implement get_initializers()")
 
     def test_initializers(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_initializers")
+        self._start("test_initializers", backend_config)
         candidates = [list(c) for c in _as_tuple(self.get_initializers(), "get_initializers()")]
         if len(candidates) != len(self.param_names):
             raise TypeError(
@@ -227,26 +224,26 @@ class LinkInitializersTestCase(_LinkTestBase):
     def _check_param(self, made: link.Link, name: str, init: Any, wrapped: Any) -> None:
         param = self._param(made, name)
         if param.array is None:
-            raise LinkTestFailure(f"parameter {name!r} is not initialized after a forward (initializer {init!r})")
+            raise LinkTestError(f"parameter {name!r} is not initialized after a forward (initializer {init!r})")
         actual = numpy.asarray(backend.cpu().send(param.array))
         if isinstance(init, initializer.Initializer):
             if not wrapped.filled:
-                raise LinkTestFailure(f"the link did not use the initializer {init!r} for {name!r}")
+                raise LinkTestError(f"the link did not use the initializer {init!r} for {name!r}")
             expected = wrapped.filled[-1]
             if init.dtype is not None and actual.dtype != init.dtype:
-                raise LinkTestFailure(f"parameter {name!r} has dtype {actual.dtype}; the initializer asks {init.dtype}")
+                raise LinkTestError(f"parameter {name!r} has dtype {actual.dtype}; the initializer asks {init.dtype}")
         elif isinstance(init, numpy.ndarray) or hasattr(init, "__array__"):
             expected = numpy.asarray(backend.cpu().send(init))
         else:
             expected = numpy.full(actual.shape, init, dtype=actual.dtype)
         if expected.shape != actual.shape:
-            raise LinkTestFailure(
+            raise LinkTestError(
                 f"parameter {name!r} has shape {actual.shape}, its initializer {init!r} gives {expected.shape}"
             )
         try:
             array_module.assert_allclose(actual, expected, **(self.check_initializers_options or {}))
         except AssertionError as exc:
-            raise LinkTestFailure(f"parameter {name!r} is not what the initializer {init!r} gives:\n{exc}") from None
+            raise LinkTestError(f"parameter {name!r} is not what the initializer {init!r} gives:\n{exc}") from None
 
 
 __all__ = ["LinkInitializersTestCase", "LinkTestCase"]

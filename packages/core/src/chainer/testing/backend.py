@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Mapping, Sequence
+import re
+import unittest
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from chainer import backend, configuration
+from chainer.testing import _bundle
 
 _DEFAULTS: dict[str, Any] = {
     "use_cuda": False,
@@ -82,15 +85,28 @@ class BackendConfig:
         parts = []
         for key, value in self._params.items():
             if value != _DEFAULTS[key] and not (key == "cuda_device" and not self.use_cuda):
-                parts.append(f"{key}_{value}")
+                parts.append(re.sub(r"\W", "_", f"{key}_{value}"))
         return "__".join(parts) if parts else "numpy"
 
     def get_pytest_marks(self) -> list[Any]:
         import pytest
 
         marks = []
+        if self.use_chainerx:
+            marks.append(pytest.mark.chainerx)
+            device = str(self.chainerx_device or "")
+            if device.startswith("cuda"):
+                marks.append(pytest.mark.gpu)
+                if device != "cuda:0":
+                    marks.append(pytest.mark.multi_gpu)
         if self.use_cuda:
             marks.append(pytest.mark.gpu)
+            if self.use_cudnn != "never":
+                marks.append(pytest.mark.cudnn)
+            if self.cuda_device not in (None, 0):
+                marks.append(pytest.mark.multi_gpu)
+        if self.use_ideep != "never":
+            marks.append(pytest.mark.ideep)
         return marks
 
     def __enter__(self) -> BackendConfig:
@@ -109,15 +125,55 @@ class BackendConfig:
         return f"<BackendConfig {self.get_func_str()}>"
 
 
-def inject_backend_tests(
-    method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]
-) -> Callable[[type], type]:
-    """Class decorator: run each test method once per backend configuration.
+def _wrap_with_config(impl: Callable[..., Any], config: BackendConfig) -> Callable[..., Any]:
+    @functools.wraps(impl)
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        reason = config.skip_reason()
+        if reason is not None:
+            raise unittest.SkipTest(f"{config.get_func_str()}: {reason}")
+        with config:
+            return impl(self, config, *args, **kwargs)
 
-    Every method named in ``method_names`` (all ``test_*`` methods if ``None``) must
-    take a ``backend_config`` argument. It is replaced by one method per configuration,
-    ``<name>__<config>``; GPU configurations carry the ``gpu`` marker and are skipped
-    with the reason when no GPU is usable.
+    # functools.wraps copied the signature; pytest must not see backend_config.
+    del method.__wrapped__
+    for mark in config.get_pytest_marks():
+        method = mark(method)
+    return method
+
+
+def _test_case_generator(
+    base: type, method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]
+) -> Iterator[tuple[str, dict[str, Any], Callable[[Callable[..., Any]], Callable[..., Any]]]]:
+    """One subclass of ``base`` per backend configuration, whose test methods (those in
+    ``method_names``, all if ``None``) receive that configuration."""
+    for config in (BackendConfig(p) for p in params):
+        members: dict[str, Any] = {}
+        if method_names is not None:
+            # Only the named methods take a backend_config; the others stay as they are.
+            for name in method_names:
+                impl = getattr(base, name, None)
+                if impl is None:
+                    raise ValueError(f"inject_backend_tests: {base.__name__} has no method {name!r}")
+                members[name] = _wrap_with_config(impl, config)
+            yield f"{base.__name__}_{config.get_func_str()}", members, None
+        else:
+            yield (
+                f"{base.__name__}_{config.get_func_str()}",
+                members,
+                functools.partial(_wrap_with_config, config=config),
+            )
+
+
+def inject_backend_tests(method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]) -> Callable[[Any], Any]:
+    """Class decorator: run test methods once per backend configuration.
+
+    Every method named in ``method_names`` (every ``test*`` method if ``None``) takes a
+    :class:`BackendConfig` argument after ``self``. One test class is generated per
+    configuration of ``params``; its methods receive that configuration, run inside it
+    (``with backend_config:``) and carry the pytest markers of the backend (``gpu``,
+    ``cudnn``, ``ideep``, ``chainerx``), so that a run can select or deselect them. A
+    configuration that cannot run here is skipped with the reason. It may be stacked
+    with :func:`~chainer.testing.parameterize`.
 
     Example:
         >>> import unittest
@@ -127,38 +183,12 @@ def inject_backend_tests(
         ...     def test_forward(self, backend_config):
         ...         x = backend_config.get_array(np.ones(3, 'f'))
     """
-    configs = [BackendConfig(p) for p in params]
-    if not configs:
+    if isinstance(method_names, str):
+        raise TypeError(f"inject_backend_tests: method_names must be a list of names or None, got {method_names!r}")
+    params = [dict(p) for p in params]
+    if not params:
         raise ValueError("inject_backend_tests: params must contain at least one configuration")
-
-    def decorator(cls: type) -> type:
-        names = (
-            method_names
-            if method_names is not None
-            else [n for n in dir(cls) if n.startswith("test_") and callable(getattr(cls, n))]
-        )
-        for name in names:
-            impl = getattr(cls, name)
-            for config in configs:
-                setattr(cls, f"{name}__{config.get_func_str()}", _make_method(impl, config))
-            # Hide the original (it needs an argument pytest cannot supply).
-            setattr(cls, name, None)
-        return cls
-
-    return decorator
-
-
-def _make_method(impl: Callable[..., Any], config: BackendConfig) -> Callable[..., Any]:
-    @functools.wraps(impl)
-    def method(self: Any) -> Any:
-        reason = config.skip_reason()
-        if reason is not None:
-            import pytest
-
-            pytest.skip(f"{config.get_func_str()}: {reason}")
-        with config:
-            return impl(self, config)
-
-    for mark in config.get_pytest_marks():
-        method = mark(method)
-    return method
+    for p in params:
+        BackendConfig(p)  # an unknown key is an error at decoration time
+    names = None if method_names is None else list(method_names)
+    return _bundle.make_decorator(lambda base: _test_case_generator(base, names, params))

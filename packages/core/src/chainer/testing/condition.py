@@ -1,36 +1,72 @@
-"""Repeating flaky (stochastic) tests."""
+"""Repeating flaky (stochastic) tests: ``condition.repeat``, ``retry`` and
+``repeat_with_success_at_least``.
+
+A run that raises counts as a failure (an AssertionError or any other exception);
+a run that skips (``self.skipTest``, ``pytest.skip``) skips the whole test at once.
+"""
 
 from __future__ import annotations
 
 import functools
+import traceback
+import unittest
 from collections.abc import Callable
 from typing import Any
 
 
+class QuietTestRunner:
+    """Runs one test callable and keeps its outcome instead of printing it."""
+
+    def __init__(self) -> None:
+        self.failures: list[str] = []
+
+    def run(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """Call ``f``; True if it returned, False (with the traceback kept) if it raised.
+        A skip propagates, as :class:`unittest.SkipTest`."""
+        try:
+            f(*args, **kwargs)
+        except unittest.SkipTest:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every error is a failed run
+            if _is_pytest_skip(exc):
+                raise unittest.SkipTest(str(exc)) from exc
+            self.failures.append("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+            return False
+        except BaseException as exc:
+            # pytest.skip raises an exception outside the Exception hierarchy.
+            if _is_pytest_skip(exc):
+                raise unittest.SkipTest(str(exc)) from exc
+            raise
+        return True
+
+
+def _is_pytest_skip(exc: BaseException) -> bool:
+    return any(cls.__name__ == "Skipped" and cls.__module__.startswith("_pytest") for cls in type(exc).__mro__)
+
+
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Run a test ``times`` times; pass if at least ``min_success`` runs pass."""
-    if not 0 <= min_success <= times:
-        raise ValueError(f"repeat_with_success_at_least: need 0 <= min_success <= times, got {min_success}, {times}")
+    """Run a test ``times`` times; it passes if at least ``min_success`` runs pass.
+
+    Stops as soon as the outcome is decided. On failure the AssertionError says how
+    many runs passed and shows the first error.
+    """
+    assert 0 <= min_success <= times, (
+        f"repeat_with_success_at_least: need 0 <= min_success <= times, got min_success={min_success}, times={times}"
+    )
 
     def decorator(f: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(f)
         def wrapper(*args: Any, **kwargs: Any) -> None:
-            failures = []
+            runner = QuietTestRunner()
             successes = 0
             for i in range(times):
-                if successes >= min_success:
-                    return
-                if successes + (times - i) < min_success:
+                if successes >= min_success or successes + (times - i) < min_success:
                     break
-                try:
-                    f(*args, **kwargs)
-                    successes += 1
-                except AssertionError as exc:
-                    failures.append(exc)
+                successes += runner.run(f, *args, **kwargs)
             if successes < min_success:
                 raise AssertionError(
-                    f"{f.__name__} passed {successes} of {times} runs; at least {min_success} were required. "
-                    f"Last failure: {failures[-1] if failures else 'none'}"
+                    f"{f.__name__} passed {successes} of {len(runner.failures) + successes} runs; at least "
+                    f"{min_success} of {times} were required.\nfirst error message:\n{runner.failures[0]}"
                 )
 
         return wrapper
@@ -44,5 +80,5 @@ def repeat(times: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def retry(times: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Run a test up to ``times`` times; pass as soon as one run passes."""
+    """Run a test up to ``times`` times; it passes as soon as one run passes."""
     return repeat_with_success_at_least(times, 1)

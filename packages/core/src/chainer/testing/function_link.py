@@ -15,7 +15,7 @@ from chainer.testing import array as array_module
 _MAX_DODGE_RETRIES = 10
 
 
-class FunctionTestFailure(AssertionError):
+class FunctionTestError(AssertionError):
     """A check of :class:`FunctionTestCase` failed."""
 
 
@@ -45,9 +45,30 @@ class _Harness(unittest.TestCase):
 
     backend_config: Any = None
     contiguous: str | None = None
+    #: The check running now (``'test_forward'``, ``'test_backward'``, ...).
+    test_name: str | None = None
+
+    _OPTION_DICTS = (
+        "check_forward_options",
+        "check_backward_options",
+        "check_double_backward_options",
+        "check_initializers_options",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each test gets its own option dicts, which its setUp may update in place.
+        for name in self._OPTION_DICTS:
+            value = getattr(self, name, None)
+            setattr(self, name, {} if value is None else dict(value))
 
     def before_test(self, test_name: str) -> None:
         """Called before each check with its name (to skip or adjust per check)."""
+
+    def _start(self, test_name: str, backend_config: Any) -> None:
+        self.backend_config = backend_config
+        self.test_name = test_name
+        self.before_test(test_name)
 
     def generate_inputs(self) -> tuple[Any, ...]:
         """Input arrays (NumPy) of the function or link under test."""
@@ -155,7 +176,7 @@ class FunctionTestCase(_ForwardBackwardHarness):
 
     check_double_backward_options: dict[str, Any] | None = None
     skip_double_backward_test = False
-    _failure = FunctionTestFailure
+    _failure = FunctionTestError
 
     # -- to implement ------------------------------------------------------------------
 
@@ -177,8 +198,7 @@ class FunctionTestCase(_ForwardBackwardHarness):
         return self._checked_forward(inputs, lambda xs: self.forward(xs, backend_config.device))
 
     def test_forward(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_forward")
+        self._start("test_forward", backend_config)
         if self.skip_forward_test:
             raise unittest.SkipTest("skip_forward_test is set")
         inputs = self._inputs()
@@ -218,15 +238,33 @@ class FunctionTestCase(_ForwardBackwardHarness):
             )
 
     def test_backward(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_backward")
+        self._start("test_backward", backend_config)
         if self.skip_backward_test:
             raise unittest.SkipTest("skip_backward_test is set")
         self._check_at_differentiable_point(lambda: self._gradient_check(backend_config, double=False))
 
     def test_double_backward(self, backend_config: Any) -> None:
-        self.backend_config = backend_config
-        self.before_test("test_double_backward")
+        self._start("test_double_backward", backend_config)
         if self.skip_double_backward_test:
             raise unittest.SkipTest("skip_double_backward_test is set")
         self._check_at_differentiable_point(lambda: self._gradient_check(backend_config, double=True))
+
+
+class InitializerArgument:
+    """An initializer argument of a link whose value differs from the initializer the
+    link is expected to use: ``InitializerArgument(None, initializers.Constant(1))``
+    says that passing ``None`` gives a ``Constant(1)`` initialisation (the default)."""
+
+    def __init__(self, argument_value: Any, expected_initializer: Any) -> None:
+        self.argument_value = argument_value
+        self.expected_initializer = expected_initializer
+
+    def __repr__(self) -> str:
+        return f"InitializerArgument({self.argument_value!r}, {self.expected_initializer!r})"
+
+
+from chainer.testing._link_test import (  # noqa: E402 (the link harnesses build on the classes above)
+    LinkInitializersTestCase,
+    LinkTestCase,
+    LinkTestError,
+)

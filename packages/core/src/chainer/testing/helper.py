@@ -1,13 +1,16 @@
-"""Small test helpers: requirement-based skips and warning assertions."""
+"""Small test helpers: requirement-based skips, warning assertions and ``patch``."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import importlib.metadata
 import re
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from chainer.testing import _bundle
 
 _OPERATORS = ("===", "==", "!=", "<=", ">=", "~=", "<", ">")
 
@@ -70,9 +73,58 @@ def with_requires(*requirements: str) -> Callable[[Any], Any]:
         import pytest
 
         missing = [r for r in requirements if not _requirement_met(r)]
-        return pytest.mark.skipif(bool(missing), reason=f"requires {', '.join(missing)}")(target)
+        mark = pytest.mark.skipif(bool(missing), reason=f"requires {', '.join(missing)}")
+        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
 
     return decorator
+
+
+def without_requires(*requirements: str) -> Callable[[Any], Any]:
+    """Skip a test (function or class) when every requirement is installed: for tests
+    of what happens without an optional dependency (``@without_requires('scipy')``)."""
+
+    def decorator(target: Any) -> Any:
+        import pytest
+
+        met = all(_requirement_met(r) for r in requirements)
+        mark = pytest.mark.skipif(met, reason=f"runs only without {', '.join(requirements)}")
+        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
+
+    return decorator
+
+
+def _check_mock_available() -> None:
+    # unittest.mock is part of the standard library; kept for code that calls it.
+    from unittest import mock  # noqa: F401
+
+
+def _import_object_from_name(fullname: str) -> Any:
+    """The object a dotted name refers to: the longest importable module prefix, then
+    attributes (``'chainer.backends.cuda.get_device_from_id'``)."""
+    parts = fullname.split(".")
+    for cut in range(len(parts), 0, -1):
+        module_name = ".".join(parts[:cut])
+        try:
+            obj = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        try:
+            for attribute in parts[cut:]:
+                obj = getattr(obj, attribute)
+        except AttributeError:
+            raise AttributeError(f"testing.patch: {module_name} has no attribute path {'.'.join(parts[cut:])!r}") from None
+        return obj
+    raise ImportError(f"testing.patch: no module of {fullname!r} can be imported")
+
+
+def patch(target: str, *args: Any, **kwargs: Any) -> Any:
+    """:func:`unittest.mock.patch` that, unless told otherwise (``wraps=...``), wraps the
+    patched object: the mock records the calls and still does what the original did."""
+    from unittest import mock
+
+    if "wraps" not in kwargs:
+        kwargs["wraps"] = _import_object_from_name(target)
+    return mock.patch(target, *args, **kwargs)
 
 
 @contextlib.contextmanager

@@ -3,35 +3,77 @@
 from __future__ import annotations
 
 import itertools
-import re
-import sys
-from collections.abc import Callable, Iterable, Mapping
+import types
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from chainer.testing import _bundle
 
-def _describe(value: Any) -> str:
-    if isinstance(value, type):
-        return value.__name__
-    if callable(value) and hasattr(value, "__name__"):
-        return value.__name__
-    text = repr(value)
-    if hasattr(value, "dtype") and hasattr(value, "shape"):
-        text = f"array{tuple(value.shape)}"
-    return text
+_MAX_NAME_PART = 100
 
 
-def _class_name(base: str, index: int, params: Mapping[str, Any]) -> str:
-    summary = "_".join(f"{k}={_describe(v)}" for k, v in params.items())
-    summary = re.sub(r"[^0-9A-Za-z_=]+", "_", summary)[:80]
-    return f"{base}_param_{index}_{summary}"
+def _param_to_str(obj: Any) -> str:
+    """A short readable form of a parameter value for class names."""
+    if isinstance(obj, type):
+        return obj.__name__
+    if hasattr(obj, "dtype") and hasattr(obj, "shape") and not isinstance(obj, type):
+        return f"array{tuple(obj.shape)}"
+    if callable(obj) and hasattr(obj, "__name__"):
+        return str(obj.__name__)
+    return repr(obj)
 
 
-def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
+def _shorten(s: str, maxlen: int) -> str:
+    """``s`` cut to ``maxlen`` characters, keeping its start and its end."""
+    if len(s) <= maxlen:
+        return s
+    ellipsis = ".."
+    head = (maxlen - len(ellipsis)) // 2
+    tail = maxlen - len(ellipsis) - head
+    return s[:head] + ellipsis + (s[-tail:] if tail else "")
+
+
+def _make_class_name(base_class_name: str, i_param: int, param: Mapping[str, Any]) -> str:
+    summary = ", ".join(f"{k}={_param_to_str(v)}" for k, v in sorted(param.items()))
+    return f"{base_class_name}_param_{i_param}_{{{_shorten(summary, _MAX_NAME_PART)}}}"
+
+
+def _as_member(value: Any) -> Any:
+    # A plain function stored as a class attribute would become a method of the test
+    # and receive the test as its first argument; the parameter is the function itself.
+    if isinstance(value, types.FunctionType):
+        return staticmethod(value)
+    return value
+
+
+def _parameterize_test_case(base: type, i: int, param: Mapping[str, Any]) -> tuple[str, dict[str, Any], None]:
+    name = _make_class_name(base.__name__, i, param)
+    members = {key: _as_member(value) for key, value in param.items()}
+
+    def __str__(self: Any) -> str:
+        method = getattr(self, "_testMethodName", "?")
+        return f"{method} ({type(self).__module__}.{name}) parameter: {dict(param)}"
+
+    members["__str__"] = __str__
+    return name, members, None
+
+
+def _parameterize_test_case_generator(
+    base: type, params: Sequence[Mapping[str, Any]]
+) -> Iterator[tuple[str, dict[str, Any], None]]:
+    for i, param in enumerate(params):
+        yield _parameterize_test_case(base, i, param)
+
+
+def parameterize(*params: Mapping[str, Any]) -> Callable[[Any], Any]:
     """Class decorator: make one test class per parameter dict.
 
-    Each generated class is a subclass whose class attributes are the dict's items; it
-    is added to the module of the decorated class. The decorated class itself is kept
-    but no longer collected as a test (``__test__ = False``).
+    Each generated class is a subclass of the decorated one whose attributes are the
+    dict's items, so a test reads a parameter as ``self.<name>`` (a function given as a
+    parameter stays a plain function, it is not bound to the test). The generated
+    classes are put in the test module; the decorated class itself is no longer
+    collected. Decorators of this kind (``parameterize``, ``inject_backend_tests``) may
+    be stacked: every combination is generated.
 
     Example:
         >>> import unittest
@@ -41,39 +83,64 @@ def parameterize(*params: Mapping[str, Any]) -> Callable[[type], type]:
         ...     def test_dtype(self):
         ...         assert self.dtype in (np.float32, np.float64)
     """
-
-    def decorator(cls: type) -> type:
-        module = sys.modules[cls.__module__]
-        for index, param in enumerate(params):
-            name = _class_name(cls.__name__, index, param)
-            attrs: dict[str, Any] = dict(param)
-            attrs["__test__"] = True
-            attrs["__module__"] = cls.__module__
-            attrs["_chainer_test_params"] = dict(param)
-            attrs["__qualname__"] = name
-            setattr(module, name, type(name, (cls,), attrs))
-        cls.__test__ = False  # type: ignore[attr-defined]
-        return cls
-
-    return decorator
+    for i, param in enumerate(params):
+        if not isinstance(param, Mapping):
+            raise TypeError(f"testing.parameterize: parameter {i} must be a dict, got {type(param).__name__}")
+    frozen = [dict(p) for p in params]
+    return _bundle.make_decorator(lambda base: _parameterize_test_case_generator(base, frozen))
 
 
-def product(parameter: Mapping[str, Iterable[Any]] | list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+def _values_to_dicts(names: str | Sequence[str], values: Iterable[Any]) -> list[dict[str, Any]]:
+    """Parameter dicts from pytest-style ``names`` (``'a,b'`` or a list) and ``values``."""
+    if isinstance(names, str):
+        keys = [name.strip() for name in names.split(",") if name.strip()]
+    else:
+        keys = list(names)
+    if len(keys) == 1:
+        return [{keys[0]: value} for value in values]
+    result = []
+    for value in values:
+        value = tuple(value)
+        if len(value) != len(keys):
+            raise ValueError(
+                f"testing.parameterize_pytest: {len(keys)} names {keys} but a value of length {len(value)}: {value!r}"
+            )
+        result.append(dict(zip(keys, value)))
+    return result
+
+
+def from_pytest_parameterize(names: str | Sequence[str], values: Iterable[Any]) -> list[dict[str, Any]]:
+    """The parameter dicts of a ``pytest.mark.parametrize(names, values)``."""
+    return _values_to_dicts(names, values)
+
+
+def parameterize_pytest(names: str | Sequence[str], values: Iterable[Any]) -> Callable[[Any], Any]:
+    """:func:`parameterize` written the way ``pytest.mark.parametrize`` is:
+    ``@testing.parameterize_pytest('x,y', [(1, 2), (3, 4)])``."""
+    return parameterize(*from_pytest_parameterize(names, values))
+
+
+def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
     """Cartesian product of parameter values.
 
     ``product({'a': [1, 2], 'b': [3]})`` gives ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``.
-    A list of lists of dicts gives the product of the dict lists, each result merging
-    one dict from each.
+    A key naming several parameters (``'shape,axis'``) takes tuples of their values.
+    A list of lists of dicts gives :func:`product_dict` of them.
     """
     if isinstance(parameter, Mapping):
-        keys = list(parameter)
-        return [dict(zip(keys, values)) for values in itertools.product(*(parameter[k] for k in keys))]
-    if isinstance(parameter, list):
+        choices = []
+        for key, values in parameter.items():
+            if "," in key:
+                choices.append(_values_to_dicts(key, values))
+            else:
+                choices.append([{key: value} for value in values])
+        return product_dict(*choices)
+    if isinstance(parameter, Sequence) and not isinstance(parameter, str):
         return product_dict(*parameter)
     raise TypeError(f"testing.product: expected a dict or a list of lists of dicts, got {type(parameter).__name__}")
 
 
-def product_dict(*parameters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def product_dict(*parameters: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Product of lists of dicts: each result merges one dict from each list."""
     result = []
     for combination in itertools.product(*parameters):
@@ -82,3 +149,65 @@ def product_dict(*parameters: list[dict[str, Any]]) -> list[dict[str, Any]]:
             merged.update(d)
         result.append(merged)
     return result
+
+
+# The full product, kept under this name for test configurations that replace
+# ``product_dict`` with the pairwise version (CHAINER_TEST_PAIRWISE_PARAMETERIZATION)
+# and put it back; :func:`product` looks ``product_dict`` up at call time.
+_product_dict_orig = product_dict
+
+
+def _nd_indices_to_cover_each_2d(shape: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Index tuples into an array of ``shape`` such that, for every pair of axes,
+    every pair of their indexes appears in some tuple (a covering array of strength 2).
+
+    Greedy: each new tuple starts from a pair not yet covered and fills the other axes
+    with the index that covers the most new pairs.
+    """
+    shape = tuple(shape)
+    n = len(shape)
+    if any(s == 0 for s in shape):
+        return
+    if n <= 2:
+        yield from itertools.product(*(range(s) for s in shape))
+        return
+    uncovered = {
+        (i, a, j, b) for i in range(n) for j in range(i + 1, n) for a in range(shape[i]) for b in range(shape[j])
+    }
+
+    def gain(row: list[int | None], axis: int, value: int) -> int:
+        count = 0
+        for other, v in enumerate(row):
+            if v is None or other == axis:
+                continue
+            key = (other, v, axis, value) if other < axis else (axis, value, other, v)
+            count += key in uncovered
+        return count
+
+    while uncovered:
+        i, a, j, b = min(uncovered)
+        row: list[int | None] = [None] * n
+        row[i], row[j] = a, b
+        for axis in range(n):
+            if row[axis] is None:
+                row[axis] = max(range(shape[axis]), key=lambda value, axis=axis: gain(row, axis, value))
+        filled = tuple(int(v) for v in row if v is not None)
+        for p in range(n):
+            for q in range(p + 1, n):
+                uncovered.discard((p, filled[p], q, filled[q]))
+        yield filled
+
+
+def _pairwise_product_dict_iter(*parameters: Iterable[Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
+    lists = [list(p) for p in parameters]
+    for indices in _nd_indices_to_cover_each_2d([len(p) for p in lists]):
+        merged: dict[str, Any] = {}
+        for choices, index in zip(lists, indices):
+            merged.update(choices[index])
+        yield merged
+
+
+def _pairwise_product_dict(*parameters: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Like :func:`product_dict` but with every *pair* of choices covered, not every
+    combination (far fewer cases for large products)."""
+    return list(_pairwise_product_dict_iter(*parameters))

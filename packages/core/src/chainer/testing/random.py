@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy
 
+from chainer.testing import _bundle
+
 _DEFAULT_SEED = 0
 
 
@@ -52,6 +54,8 @@ def fix_random(*, setup_method: str = "setUp", teardown_method: str = "tearDown"
         return wrapper
 
     def decorator(target: Any) -> Any:
+        if isinstance(target, _bundle._ParameterizedTestCaseBundle):
+            return _bundle.map_classes(target, decorator)
         if not isinstance(target, type):
             return decorate_function(target)
         original_setup = getattr(target, setup_method, None)
