@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import sys
 
-from chainer.testing import array, attr, backend, condition, function_link, helper, parameterized  # noqa: F401
-from chainer.testing import random as random  # noqa: F401
-from chainer.testing import serializer, training  # noqa: F401
+from chainer.testing import array, attr, backend, condition, function_link, helper, parameterized, serializer, training
+from chainer.testing import random as random
 from chainer.testing.array import assert_allclose
 from chainer.testing.backend import BackendConfig, inject_backend_tests
 from chainer.testing.distribution_test import distribution_unittest

@@ -164,7 +164,9 @@ def _test_case_generator(
             )
 
 
-def inject_backend_tests(method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]) -> Callable[[Any], Any]:
+def inject_backend_tests(
+    method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]
+) -> Callable[[Any], Any]:
     """Class decorator: run test methods once per backend configuration.
 
     Every method named in ``method_names`` (every ``test*`` method if ``None``) takes a

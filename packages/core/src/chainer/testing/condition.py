@@ -27,7 +27,7 @@ class QuietTestRunner:
             f(*args, **kwargs)
         except unittest.SkipTest:
             raise
-        except Exception as exc:  # noqa: BLE001 - every error is a failed run
+        except Exception as exc:
             if _is_pytest_skip(exc):
                 raise unittest.SkipTest(str(exc)) from exc
             self.failures.append("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))

@@ -74,7 +74,7 @@ def with_requires(*requirements: str) -> Callable[[Any], Any]:
 
         missing = [r for r in requirements if not _requirement_met(r)]
         mark = pytest.mark.skipif(bool(missing), reason=f"requires {', '.join(missing)}")
-        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
+        return _bundle.map_classes(target, mark)
 
     return decorator
 
@@ -88,7 +88,7 @@ def without_requires(*requirements: str) -> Callable[[Any], Any]:
 
         met = all(_requirement_met(r) for r in requirements)
         mark = pytest.mark.skipif(met, reason=f"runs only without {', '.join(requirements)}")
-        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
+        return _bundle.map_classes(target, mark)
 
     return decorator
 
@@ -112,7 +112,9 @@ def _import_object_from_name(fullname: str) -> Any:
             for attribute in parts[cut:]:
                 obj = getattr(obj, attribute)
         except AttributeError:
-            raise AttributeError(f"testing.patch: {module_name} has no attribute path {'.'.join(parts[cut:])!r}") from None
+            raise AttributeError(
+                f"testing.patch: {module_name} has no attribute path {'.'.join(parts[cut:])!r}"
+            ) from None
         return obj
     raise ImportError(f"testing.patch: no module of {fullname!r} can be imported")
 

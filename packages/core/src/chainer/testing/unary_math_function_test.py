@@ -71,10 +71,13 @@ def unary_math_function_unittest(
             input gradient (random in ``[-1, 1)`` by default).
         is_linear: Test double backprop through ``func(x) ** 2`` rather than ``func``
             (kept for compatibility; linear functions pass the default test too).
-        forward_options: ``atol``/``rtol`` of the forward comparison.
-        backward_options: Options of :func:`~chainer.gradient_check.check_backward`.
+        forward_options: ``atol``/``rtol`` of the forward comparison; they update the
+            tolerances preset for each dtype.
+        backward_options: Options of :func:`~chainer.gradient_check.check_backward`,
+            updating the preset ones.
         double_backward_options: Options of
-            :func:`~chainer.gradient_check.check_double_backward`.
+            :func:`~chainer.gradient_check.check_double_backward`, updating the preset
+            ones.
 
     Example:
         >>> import unittest
@@ -121,9 +124,14 @@ def unary_math_function_unittest(
             else:
                 raise ValueError(f"make_data must return (x, gy) or (x, gy, ggx), got {len(data)} values")
             self.x, self.gy, self.ggx = x, gy, ggx
-            self.forward_options = forward_options or _default_options("forward", self.dtype)
-            self.backward_options = backward_options or _default_options("backward", self.dtype)
-            self.double_backward_options = double_backward_options or _default_options("backward", self.dtype)
+            # The options given update the preset ones of the dtype (a test that only
+            # sets ``eps`` keeps the tolerances of its dtype).
+            self.forward_options = {**_default_options("forward", self.dtype), **(forward_options or {})}
+            self.backward_options = {**_default_options("backward", self.dtype), **(backward_options or {})}
+            self.double_backward_options = {
+                **_default_options("backward", self.dtype),
+                **(double_backward_options or {}),
+            }
 
         def check_forward(self: Any, x: Any) -> None:
             y = func(variable.Variable(x))
