@@ -22,26 +22,16 @@ class QuietTestRunner:
 
     def run(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
         """Call ``f``; True if it returned, False (with the traceback kept) if it raised.
-        A skip propagates, as :class:`unittest.SkipTest`."""
+        A skip (:class:`unittest.SkipTest`, or pytest's, which is no ``Exception``)
+        propagates and skips the whole test."""
         try:
             f(*args, **kwargs)
         except unittest.SkipTest:
             raise
         except Exception as exc:
-            if _is_pytest_skip(exc):
-                raise unittest.SkipTest(str(exc)) from exc
             self.failures.append("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
             return False
-        except BaseException as exc:
-            # pytest.skip raises an exception outside the Exception hierarchy.
-            if _is_pytest_skip(exc):
-                raise unittest.SkipTest(str(exc)) from exc
-            raise
         return True
-
-
-def _is_pytest_skip(exc: BaseException) -> bool:
-    return any(cls.__name__ == "Skipped" and cls.__module__.startswith("_pytest") for cls in type(exc).__mro__)
 
 
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -10,6 +10,36 @@ from typing import Any
 from unittest import mock
 
 
+def _import_error() -> ImportError | None:
+    try:
+        import chainer.training  # noqa: F401
+    except ImportError as exc:
+        return exc
+    return None
+
+
+def is_available() -> bool:
+    """Whether chainer.training (the chainer-training distribution), which
+    :func:`get_trainer_with_mock_updater` needs, can be imported."""
+    return _import_error() is None
+
+
+def get_error() -> ImportError | None:
+    """The error importing chainer.training raised, or ``None``."""
+    return _import_error()
+
+
+def check_available() -> None:
+    """Raise a RuntimeError that says how to install chainer.training unless it can be
+    imported."""
+    error = _import_error()
+    if error is not None:
+        raise RuntimeError(
+            "chainer.testing.get_trainer_with_mock_updater needs chainer.training, which could not be imported "
+            f"(install the chainer-training distribution): {error}"
+        )
+
+
 def _mock_updater(iter_per_epoch: float) -> mock.Mock:
     """A :class:`unittest.mock.Mock` updater whose counters move as a real updater's do.
 
@@ -83,4 +113,4 @@ def get_trainer_with_mock_updater(
     return training.Trainer(_mock_updater(iter_per_epoch), stop_trigger, extensions=extensions)
 
 
-__all__ = ["get_trainer_with_mock_updater"]
+__all__ = ["check_available", "get_error", "get_trainer_with_mock_updater", "is_available"]

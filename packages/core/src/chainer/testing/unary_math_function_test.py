@@ -43,6 +43,17 @@ def _accepts_dtype(func: Callable[..., Any]) -> bool:
     return any(p.name == "dtype" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
+def is_available() -> bool:
+    """Whether :func:`unary_math_function_unittest` can be used here: always, since
+    what it needs (NumPy and chainer.functions) is part of chainer-core."""
+    return True
+
+
+def check_available() -> None:
+    """Raise if :func:`unary_math_function_unittest` cannot be used; it always can
+    (see :func:`is_available`)."""
+
+
 def unary_math_function_unittest(
     func: Callable[..., Any],
     func_expected: Callable[..., Any] | None = None,
@@ -204,4 +215,4 @@ def unary_math_function_unittest(
     return decorator
 
 
-__all__ = ["unary_math_function_unittest"]
+__all__ = ["check_available", "is_available", "unary_math_function_unittest"]
