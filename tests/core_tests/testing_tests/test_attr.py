@@ -3,9 +3,8 @@
 import pytest
 
 from chainer.backends import cuda
-from chainer.testing import attr, doctest_helper
+from chainer.testing import attr, doctest_helper, unary_math_function_test
 from chainer.testing import training as testing_training
-from chainer.testing import unary_math_function_test
 
 
 def _marks(f):
