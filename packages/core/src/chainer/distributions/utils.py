@@ -16,6 +16,11 @@ class ModifiedXLogX(function_node.FunctionNode):
     Its gradient is :math:`\\log x + 1`, which is :math:`-\\infty` at :math:`x = 0`
     (NumPy warns with a ``RuntimeWarning`` there); its second derivative is
     :math:`1 / x`.
+
+    Example:
+        >>> from chainer.distributions import utils
+        >>> utils.ModifiedXLogX().apply((np.array([0., 1., 2.], 'f'),))[0].array
+        array([0.       , 0.       , 1.3862944], dtype=float32)
     """
 
     @property

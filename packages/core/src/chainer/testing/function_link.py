@@ -550,20 +550,24 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
 
     Example:
         >>> from chainer import testing
+        >>> class Scale(chainer.Link):
+        ...     def __init__(self, w):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.W = chainer.Parameter(w)
+        ...     def forward(self, x):
+        ...         return x * self.W
         >>> @testing.inject_backend_tests(None, [{}])
-        ... class TestLinear(testing.LinkTestCase):
-        ...     param_names = ('W', 'b')
+        ... class TestScale(testing.LinkTestCase):
+        ...     param_names = ('W',)
         ...     def generate_params(self):
-        ...         return (np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
-        ...                 np.random.uniform(-1, 1, 2).astype(np.float32))
+        ...         return np.random.uniform(-1, 1, 3).astype(np.float32),
         ...     def create_link(self, initializers):
-        ...         W, b = initializers
-        ...         return chainer.links.Linear(3, 2, initialW=W, initial_bias=b)
+        ...         return Scale(initializers[0])
         ...     def generate_inputs(self):
-        ...         return np.random.uniform(-1, 1, (4, 3)).astype(np.float32),
+        ...         return np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
         ...     def forward_expected(self, link, inputs):
-        ...         x, = inputs
-        ...         return x.dot(link.W.array.T) + link.b.array,
+        ...         return inputs[0] * link.W.array,
     """
 
     _test_error_cls = LinkTestError
