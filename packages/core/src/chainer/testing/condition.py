@@ -8,6 +8,7 @@ a run that skips (``self.skipTest``, ``pytest.skip``) skips the whole test at on
 from __future__ import annotations
 
 import functools
+import sys
 import traceback
 import unittest
 from collections.abc import Callable
@@ -22,8 +23,8 @@ class QuietTestRunner:
 
     def run(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
         """Call ``f``; True if it returned, False (with the traceback kept) if it raised.
-        A skip (:class:`unittest.SkipTest`, or pytest's, which is no ``Exception``)
-        propagates and skips the whole test."""
+        A skip (:class:`unittest.SkipTest`, or pytest's, turned into one) propagates
+        and skips the whole test."""
         try:
             f(*args, **kwargs)
         except unittest.SkipTest:
@@ -31,7 +32,19 @@ class QuietTestRunner:
         except Exception as exc:
             self.failures.append("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
             return False
+        except BaseException as exc:
+            if _is_pytest_skip(exc):
+                # As unittest's: a caller catching unittest.SkipTest sees every skip.
+                raise unittest.SkipTest(str(exc)) from exc
+            raise
         return True
+
+
+def _is_pytest_skip(exc: BaseException) -> bool:
+    # pytest's Skipped is no Exception, and its class claims the builtins module:
+    # compare with the class itself where pytest is loaded.
+    outcomes = sys.modules.get("_pytest.outcomes")
+    return outcomes is not None and isinstance(exc, outcomes.Skipped)
 
 
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -68,8 +68,9 @@ def unary_math_function_unittest(
 
     Applied to a :class:`unittest.TestCase` subclass, it makes one test class per
     shape (``(3, 2)`` and ``()``) and dtype (float16, float32, float64) with the tests
-    ``test_forward_cpu``, ``test_backward_cpu``, ``test_double_backward_cpu`` and
-    ``test_label`` (and ``*_gpu`` variants, skipped without a GPU).
+    ``test_forward_cpu`` (which also checks the label of the node ``func`` applies),
+    ``test_backward_cpu`` and ``test_double_backward_cpu`` (and ``*_gpu`` variants,
+    skipped without a GPU).
 
     Args:
         func: The function under test, e.g. ``F.sin``.
@@ -147,6 +148,8 @@ def unary_math_function_unittest(
         def check_forward(self: Any, x: Any) -> None:
             y = func(variable.Variable(x))
             assert y.dtype == self.x.dtype, f"output dtype {y.dtype}, input dtype {self.x.dtype}"
+            assert y.creator is not None, f"{label_expected}: the output has no creator"
+            assert y.creator.label == label_expected, f"label {y.creator.label!r}, expected {label_expected!r}"
             x_cpu = numpy.asarray(backend.cpu().send(x))
             expected = reference(x_cpu, dtype=x_cpu.dtype) if pass_dtype else reference(x_cpu)
             expected = numpy.asarray(expected).astype(self.x.dtype)
@@ -188,11 +191,6 @@ def unary_math_function_unittest(
         def test_double_backward_gpu(self: Any) -> None:
             self.check_double_backward(*self._to_gpu(self.x, self.gy, self.ggx))
 
-        def test_label(self: Any) -> None:
-            y = func(variable.Variable(self.x))
-            assert y.creator is not None, f"{label_expected}: the output has no creator"
-            assert y.creator.label == label_expected, f"label {y.creator.label!r}, expected {label_expected!r}"
-
         members = {
             "setUp": setUp,
             "check_forward": check_forward,
@@ -205,7 +203,6 @@ def unary_math_function_unittest(
             "test_backward_gpu": test_backward_gpu,
             "test_double_backward_cpu": test_double_backward_cpu,
             "test_double_backward_gpu": test_double_backward_gpu,
-            "test_label": test_label,
         }
         for key, value in members.items():
             if key not in klass.__dict__:  # methods the test class defines win
