@@ -498,6 +498,11 @@ class _LinkTestBase:
     #: Names of the link's parameters that the tests look at.
     param_names: Sequence[str] = ()
 
+    def generate_params(self) -> tuple[Any, ...]:
+        """The initializers passed to :meth:`create_link`: arrays, scalars or
+        :class:`~chainer.Initializer` s, one per name of ``param_names``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
+
     def create_link(self, initializers: tuple[Any, ...]) -> link_module.Link:
         """The link to test, made on the CPU with ``initializers`` (one per name of
         ``param_names``)."""
@@ -510,13 +515,17 @@ class _LinkTestBase:
         output Variables. The default returns ``(link(*inputs),)``."""
         return (link(*inputs),)
 
-    def _create_link(self, initializers: Any) -> link_module.Link:
-        if isinstance(initializers, list):
-            initializers = tuple(initializers)
-        if not isinstance(initializers, tuple):
-            raise TypeError(f"the initializers of a link must be a tuple, got {type(initializers).__name__}")
-        for init in initializers:
+    def _generate_params(self) -> tuple[Any, ...]:
+        params = self.generate_params()
+        if isinstance(params, list):
+            params = tuple(params)
+        if not isinstance(params, tuple):
+            raise TypeError(f"generate_params() must return a tuple, got {type(params).__name__}")
+        for init in params:
             _check_generated_initializer(init)
+        return params
+
+    def _create_link(self, initializers: tuple[Any, ...]) -> link_module.Link:
         made = self.create_link(initializers)
         if not isinstance(made, link_module.Link):
             raise TypeError(f"create_link() must return a chainer.Link, got {type(made).__name__}")
@@ -572,11 +581,6 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
 
     _test_error_cls = LinkTestError
 
-    def generate_params(self) -> tuple[Any, ...]:
-        """The initializers passed to :meth:`create_link`: arrays, scalars or
-        :class:`~chainer.Initializer` s, one per name of ``param_names``."""
-        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
-
     def forward_expected(self, link: link_module.Link, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """The expected outputs (a tuple of NumPy arrays) of ``link`` (on the CPU, after
         the tested forward) for ``inputs`` (NumPy arrays), computed independently of
@@ -584,7 +588,7 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
         raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
 
     def _link_on_device(self, backend_config: Any) -> link_module.Link:
-        made = self._create_link(self.generate_params())
+        made = self._create_link(self._generate_params())
         made.to_device(backend_config.device)
         return made
 
@@ -633,12 +637,13 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
 class LinkInitializersTestCase(_LinkTestBase, _HarnessBase):
     """A base class for link parameter initializer test cases.
 
-    A subclass implements :meth:`get_initializers`, :meth:`create_link` and
-    :meth:`generate_inputs` (and :meth:`forward` when the link is not called as
-    ``link(*inputs)``), names the parameters in ``param_names``, and is decorated with
-    :func:`~chainer.testing.inject_backend_tests`. ``test_initializers`` then makes the
-    link once per initializer of each parameter (the other parameters get the first
-    initializer of theirs), sends it to the tested device, runs a forward (which
+    A subclass implements :meth:`get_initializers`, :meth:`generate_params`,
+    :meth:`create_link` and :meth:`generate_inputs` (and :meth:`forward` when the link
+    is not called as ``link(*inputs)``), names the parameters in ``param_names``, and
+    is decorated with :func:`~chainer.testing.inject_backend_tests`.
+    ``test_initializers`` then makes the link once per initializer of each parameter
+    (the other parameters get what :meth:`generate_params` gives), sends it to the
+    tested device, runs a forward (which
     initialises lazy parameters) and checks that the parameter holds the values its
     initializer gives: a scalar everywhere, a copy of an array, what an
     :class:`~chainer.Initializer` fills, or what the ``expected_initializer`` of an
@@ -685,8 +690,14 @@ class LinkInitializersTestCase(_LinkTestBase, _HarnessBase):
         self._begin("test_initializers", backend_config)
         lists = self._initializer_lists()
         for i, name in enumerate(self.param_names):
+            # The other parameters take what generate_params gives.
+            arguments = list(self._generate_params())
+            if len(arguments) != len(self.param_names):
+                raise TypeError(
+                    f"generate_params() gave {len(arguments)} initializers for the {len(self.param_names)} names "
+                    f"of param_names"
+                )
             for init in lists[i]:
-                arguments = [_get_initializer_argument_value(inits[0]) for inits in lists]
                 arguments[i] = _get_initializer_argument_value(init)
                 made = self._create_link(tuple(arguments))
                 made.to_device(backend_config.device)
