@@ -1,19 +1,40 @@
-"""Converters of activation functions."""
+"""Converters of activation functions (``chainer.functions.activation``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.converters import _common as C
+from onnx_chainer.functions import _common as C
+
+__all__ = [
+    "convert_ClippedReLU",
+    "convert_ELU",
+    "convert_HardSigmoid",
+    "convert_LeakyReLU",
+    "convert_LogSoftmax",
+    "convert_PReLUFunction",
+    "convert_ReLU",
+    "convert_Sigmoid",
+    "convert_Softmax",
+    "convert_Softplus",
+    "convert_Swish",
+    "convert_Tanh",
+]
 
 
-def _unary(op: str, **attrs: Any) -> Any:
-    def convert(func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any) -> Any:
-        return onnx_helper.make_node(op, input_names[:1], output_names, **attrs)
+def convert_ReLU(func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any) -> Any:
+    return onnx_helper.make_node("Relu", input_names, output_names)
 
-    convert.__name__ = f"convert_{op}"
-    return convert
+
+def convert_Sigmoid(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
+    return onnx_helper.make_node("Sigmoid", input_names, output_names)
+
+
+def convert_Tanh(func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any) -> Any:
+    return onnx_helper.make_node("Tanh", input_names, output_names)
 
 
 def convert_LeakyReLU(
@@ -30,42 +51,37 @@ def convert_ClippedReLU(
     func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
 ) -> Any:
     dtype = func.inputs[0].dtype
-    return _clip(input_names[0], 0.0, float(func.cap), dtype, opset_version, output_names, context)
+    return C.clip(input_names[0], 0.0, float(func.cap), dtype, opset_version, output_names, context)
 
 
-def _clip(
-    x: str, low: float | None, high: float | None, dtype: Any, opset_version: int, out: list[str], context: Any
+def _convert_softmax_impl(
+    op_type: str, func: Any, input_names: list[str], output_names: list[str], opset_version: int = 13
 ) -> Any:
-    if opset_version < 11:
-        attrs = {}
-        if low is not None:
-            attrs["min"] = float(low)
-        if high is not None:
-            attrs["max"] = float(high)
-        return onnx_helper.make_node("Clip", [x], out, **attrs)
-    inputs = [x, "" if low is None else C.const(context, low, "min", dtype)]
-    if high is not None:
-        inputs.append(C.const(context, high, "max", dtype))
-    return onnx_helper.make_node("Clip", inputs, out)
+    """``Softmax`` / ``LogSoftmax`` along ``func.axis``."""
+    ndim = len(func.inputs[0].shape)
+    axis = C.normalize_axis(func.axis, ndim)
+    if opset_version >= 13 or axis == ndim - 1:
+        return onnx_helper.make_node(op_type, input_names, output_names, axis=axis)
+    # Before opset 13 Softmax flattens the axes from `axis` on: move the axis last.
+    perm = [i for i in range(ndim) if i != axis] + [axis]
+    inverse = [perm.index(i) for i in range(ndim)]
+    gb = onnx_helper.GraphBuilder()
+    h = gb.op("Transpose", input_names, perm=perm)
+    h = gb.op(op_type, [h], axis=ndim - 1)
+    gb.op("Transpose", [h], perm=inverse)
+    return gb.nodes(output_names)
 
 
-def _softmax(op: str) -> Any:
-    def convert(func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any) -> Any:
-        ndim = len(func.inputs[0].shape)
-        axis = C.normalize_axis(func.axis, ndim)
-        if opset_version >= 13 or axis == ndim - 1:
-            return onnx_helper.make_node(op, input_names, output_names, axis=axis)
-        # Before opset 13 Softmax flattens the axes from `axis` on: move the axis last.
-        perm = [i for i in range(ndim) if i != axis] + [axis]
-        inverse = [perm.index(i) for i in range(ndim)]
-        gb = onnx_helper.GraphBuilder()
-        h = gb.op("Transpose", input_names, perm=perm)
-        h = gb.op(op, [h], axis=ndim - 1)
-        gb.op("Transpose", [h], perm=inverse)
-        return gb.nodes(output_names)
+def convert_Softmax(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
+    return _convert_softmax_impl("Softmax", func, input_names, output_names, opset_version)
 
-    convert.__name__ = f"convert_{op}"
-    return convert
+
+def convert_LogSoftmax(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
+    return _convert_softmax_impl("LogSoftmax", func, input_names, output_names, opset_version)
 
 
 def convert_HardSigmoid(
@@ -112,21 +128,3 @@ def convert_Swish(func: Any, opset_version: int, input_names: list[str], output_
     h = gb.op("Sigmoid", [h])
     gb.op("Mul", [input_names[0], h])
     return gb.nodes(output_names)
-
-
-CONVERTERS = {
-    "ReLU": _unary("Relu"),
-    "Sigmoid": _unary("Sigmoid"),
-    "Tanh": _unary("Tanh"),
-    "LeakyReLU": convert_LeakyReLU,
-    "ELU": convert_ELU,
-    "ClippedReLU": convert_ClippedReLU,
-    "Softmax": _softmax("Softmax"),
-    "LogSoftmax": _softmax("LogSoftmax"),
-    "HardSigmoid": convert_HardSigmoid,
-    "Softplus": convert_Softplus,
-    "PReLUFunction": convert_PReLUFunction,
-    "Swish": convert_Swish,
-}
-
-clip = _clip

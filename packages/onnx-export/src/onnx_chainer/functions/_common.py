@@ -1,5 +1,5 @@
-"""Pieces shared by the builtin converters: opset checks and ops whose form changed
-between opsets (axes as attributes or as inputs)."""
+"""Pieces shared by the builtin converters: opset checks, errors, and operators whose
+form changed between opsets (axes as attributes or as inputs)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,15 @@ def require_opset(func: Any, opset_version: int, minimum: int, why: str = "") ->
         )
 
 
-def unsupported(func: Any, what: str) -> NotImplementedError:
-    return NotImplementedError(
+class UnsupportedExportError(ValueError, NotImplementedError):
+    """A function node, or an option of it, that the builtin converter cannot export.
+
+    A ``ValueError`` (what Chainer 7.8.1 raised) and a ``NotImplementedError``.
+    """
+
+
+def unsupported(func: Any, what: str) -> UnsupportedExportError:
+    return UnsupportedExportError(
         f"onnx_chainer: exporting {func_label(func)} ({onnx_helper.get_func_name()}) with {what} is not implemented; "
         "pass your own converter with export(..., external_converters=...)"
     )
@@ -123,3 +130,20 @@ def normalize_axis(axis: int, ndim: int) -> int:
 def onnx_dtype(dtype: Any) -> int:
     """The ONNX element type of a NumPy dtype."""
     return onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
+
+
+def clip(
+    x: str, low: float | None, high: float | None, dtype: Any, opset_version: int, out: list[str], context: Any
+) -> Any:
+    """``Clip`` of ``x`` to ``[low, high]`` (bounds as attributes before opset 11, inputs after)."""
+    if opset_version < 11:
+        attrs = {}
+        if low is not None:
+            attrs["min"] = float(low)
+        if high is not None:
+            attrs["max"] = float(high)
+        return onnx_helper.make_node("Clip", [x], out, **attrs)
+    inputs = [x, "" if low is None else const(context, low, "min", dtype)]
+    if high is not None:
+        inputs.append(const(context, high, "max", dtype))
+    return onnx_helper.make_node("Clip", inputs, out)

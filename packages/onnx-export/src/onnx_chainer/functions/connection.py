@@ -1,11 +1,21 @@
-"""Converters of connection functions (linear, convolution, deconvolution, embedding)."""
+"""Converters of connection functions (``chainer.functions.connection``: linear,
+convolution, deconvolution, embedding)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from onnx_chainer import onnx_helper
-from onnx_chainer.converters import _common as C
+from onnx_chainer.functions import _common as C
+
+__all__ = [
+    "convert_Convolution2DFunction",
+    "convert_ConvolutionND",
+    "convert_Deconvolution2DFunction",
+    "convert_DeconvolutionND",
+    "convert_EmbedIDFunction",
+    "convert_LinearFunction",
+]
 
 
 def convert_LinearFunction(
@@ -88,11 +98,13 @@ def convert_EmbedIDFunction(
     return onnx_helper.make_node("Gather", [input_names[1], input_names[0]], output_names, axis=0)
 
 
-CONVERTERS = {
-    "LinearFunction": convert_LinearFunction,
-    "Convolution2DFunction": convert_ConvolutionND,
-    "ConvolutionND": convert_ConvolutionND,
-    "Deconvolution2DFunction": convert_DeconvolutionND,
-    "DeconvolutionND": convert_DeconvolutionND,
-    "EmbedIDFunction": convert_EmbedIDFunction,
-}
+def convert_Convolution2DFunction(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
+    return convert_ConvolutionND(func, opset_version, input_names, output_names, context)
+
+
+def convert_Deconvolution2DFunction(
+    func: Any, opset_version: int, input_names: list[str], output_names: list[str], context: Any
+) -> Any:
+    return convert_DeconvolutionND(func, opset_version, input_names, output_names, context)
