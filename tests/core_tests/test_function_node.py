@@ -349,3 +349,27 @@ def test_a_hook_can_ask_for_functions_of_constants_to_be_recorded():
     assert type(y.creator).__name__ == "Exp" and not y.requires_grad
     np.testing.assert_allclose(y.array, np.exp(x))
     assert z.creator is None
+
+
+def test_a_retained_input_given_as_none_is_retained_as_none():
+    """A backward that passes an absent output gradient (None) on to another function
+    gets None back from that function's get_retained_inputs, not a Variable of None."""
+    seen = []
+
+    class TakesOptional(FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((0, 1))
+            x, maybe = inputs
+            return (x * 2,)
+
+        def backward(self, indexes, grad_outputs):
+            seen.append(self.get_retained_inputs())
+            return (grad_outputs[0] * 2, None)
+
+    x = Variable(_rand(3))
+    y = TakesOptional().apply((x, None))[0]
+    F.sum(y).backward()
+    ((retained_x, retained_none),) = seen
+    assert retained_none is None
+    assert isinstance(retained_x, Variable)
+    np.testing.assert_array_equal(x.grad, np.full(3, 2.0))
