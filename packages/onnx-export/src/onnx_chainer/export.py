@@ -26,7 +26,7 @@ import onnx.shape_inference
 
 import chainer
 from chainer.backends import cuda
-from onnx_chainer import _arrays, _version, mapping, onnx_helper
+from onnx_chainer import _arrays, _export_parts, _version, mapping, onnx_helper
 from onnx_chainer import context as context_module
 from onnx_chainer import graph as graph_module
 
@@ -209,51 +209,6 @@ class RetainInputHook(chainer.LinkHook, chainer.FunctionHook):
             self.retain_inputs.append(var)
 
 
-def _flatten_args(args: Any) -> tuple[list[Any], dict[str, Any], Any]:
-    """``(positional, keyword, inputs)``: the model's arguments as fresh variables, and the
-    same variables as a tuple, or as a dict when ``args`` is one."""
-
-    def as_variable(value: Any, where: str) -> chainer.Variable:
-        if isinstance(value, chainer.Variable):
-            return chainer.Variable(value.array)
-        if _arrays.is_array(value):
-            return chainer.Variable(value)
-        raise TypeError(
-            f"onnx_chainer.export: {where} must be an array or a chainer.Variable, got {type(value).__name__}"
-        )
-
-    if isinstance(args, Mapping):
-        kwargs = {str(key): as_variable(value, f"args[{key!r}]") for key, value in args.items()}
-        return [], kwargs, dict(kwargs)
-    if isinstance(args, (list, tuple)):
-        positional = [as_variable(value, f"args[{i}]") for i, value in enumerate(args)]
-    else:
-        positional = [as_variable(args, "args")]
-    return positional, {}, tuple(positional)
-
-
-def _check_outputs(outputs: Any) -> Any:
-    """The model's outputs as a tuple of variables, or a dict of them."""
-    if isinstance(outputs, chainer.Variable):
-        return (outputs,)
-    if isinstance(outputs, Mapping):
-        items = list(outputs.items())
-    elif isinstance(outputs, (list, tuple)):
-        items = list(enumerate(outputs))
-    else:
-        raise RuntimeError(
-            f"Unexpected output type from the model: {type(outputs).__name__}; onnx_chainer.export needs a "
-            "chainer.Variable, or a list, tuple or dict of them"
-        )
-    for key, value in items:
-        if not isinstance(value, chainer.Variable):
-            raise ValueError(
-                f"onnx_chainer.export: output {key!r} of the model is a {type(value).__name__}; every output "
-                "must be Chainer Variable"
-            )
-    return dict(items) if isinstance(outputs, Mapping) else tuple(v for _, v in items)
-
-
 def rename_variable_name(
     context: context_module.Context,
     variables: Any,
@@ -380,46 +335,6 @@ def format_customized_shapes(args: Any, shapes: Any) -> Any:
     return [check(s, a, f"[{i}]") for i, (s, a) in enumerate(zip(shape_list, arrays))]
 
 
-def _value_info(name: str, array: Any, shape: Sequence[Any] | None = None) -> onnx.ValueInfoProto:
-    elem_type = onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(array.dtype))
-    return onnx.helper.make_tensor_value_info(name, elem_type, list(array.shape if shape is None else shape))
-
-
-def _snapshot_persistents(model: Any) -> list[tuple[Any, Any]]:
-    if not isinstance(model, chainer.Link):
-        return []
-    saved = []
-    for _, link in model.namedlinks():
-        for name in link._persistent:
-            value = getattr(link, name, None)
-            if _arrays.is_array(value):
-                saved.append((value, value.copy()))
-            elif value is not None:
-                saved.append(((link, name), value))
-    return saved
-
-
-def _restore_persistents(saved: list[tuple[Any, Any]]) -> None:
-    for target, value in saved:
-        if isinstance(target, tuple):
-            setattr(target[0], target[1], value)
-        else:
-            target[...] = value
-
-
-def _warn_uninitialized(model: Any) -> None:
-    if not isinstance(model, chainer.Link):
-        return
-    names = [path for path, param in model.namedparams() if param.array is None]
-    if names:
-        warnings.warn(
-            f"onnx_chainer.export: the parameter(s) {names} are not initialized (their links were not called in "
-            "the forward pass); they are not exported",
-            UserWarning,
-            stacklevel=3,
-        )
-
-
 def check_onnx_model(onnx_model: onnx.ModelProto, external_converters: Any, external_opset_imports: Any) -> None:
     """Check the exported model with the ONNX checker.
 
@@ -446,25 +361,6 @@ def check_onnx_model(onnx_model: onnx.ModelProto, external_converters: Any, exte
         )
 
 
-def _prune(nodes: list[onnx.NodeProto], ctx: context_module.Context, output_names: Sequence[str]) -> None:
-    """Drop the constants and initializers no node reads (a converter replaced them)."""
-    used = set(output_names)
-    for node in nodes:
-        used.update(node.input)
-    ctx._drop_constants_except(used)
-    ctx.parameters = [p for p in ctx.parameters if p[0] in used]
-
-
-def _symbolic_outputs(model: onnx.ModelProto, count: int) -> list[onnx.ValueInfoProto]:
-    """Output types with the dimensions ONNX shape inference derives from symbolic inputs."""
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model)
-    except Exception:  # inference is best effort: the outputs keep unknown dimensions
-        return []
-    outputs = list(inferred.graph.output)
-    return outputs if len(outputs) == count else []
-
-
 def _export(
     model: Any,
     args: Any,
@@ -487,16 +383,16 @@ def _export(
         if not callable(conv):
             raise TypeError(f"onnx_chainer.export: external_converters[{key!r}] is not callable")
 
-    positional, keyword, inputs = _flatten_args(args)
+    positional, keyword, inputs = _export_parts.flatten_args(args)
     hook = RetainInputHook()
-    saved = _snapshot_persistents(model)
+    saved = _export_parts.snapshot_persistents(model)
     try:
         with chainer.using_config("enable_backprop", True), mapping.patch_functions(), hook:
             outputs = model(*positional, **keyword)
     finally:
-        _restore_persistents(saved)
-    outputs = _check_outputs(outputs)
-    _warn_uninitialized(model)
+        _export_parts.restore_persistents(saved)
+    outputs = _export_parts.check_outputs(outputs)
+    _export_parts.warn_uninitialized(model)
 
     onnx_helper._reset_names()
     ctx = context_module.Context(model)
@@ -545,16 +441,21 @@ def _export(
         network_outputs[name] = var
 
     nodes = graph.nodes
-    _prune(nodes, ctx, list(network_outputs))
+    _export_parts.prune(nodes, ctx, list(network_outputs))
     shapes = input_shapes or [None] * len(network_inputs)
-    graph_inputs = [_value_info(name, var.array, s) for (name, var), s in zip(network_inputs.items(), shapes)]
+    graph_inputs = [
+        _export_parts.value_info(name, var.array, s) for (name, var), s in zip(network_inputs.items(), shapes)
+    ]
     if not export_params:
         graph_inputs += [
-            _value_info(name, array) for name, array in graph.parameters.items() if ctx.value_of(name) is not None
+            _export_parts.value_info(name, array)
+            for name, array in graph.parameters.items()
+            if ctx.value_of(name) is not None
         ]
     symbolic = input_shapes is not None and any(isinstance(d, str) for s in input_shapes for d in s)
     graph_outputs = [
-        _value_info(name, var.array, [None] * var.ndim if symbolic else None) for name, var in network_outputs.items()
+        _export_parts.value_info(name, var.array, [None] * var.ndim if symbolic else None)
+        for name, var in network_outputs.items()
     ]
     onnx_graph = onnx.helper.make_graph(
         ctx.constants + nodes, graph_name, graph_inputs, graph_outputs, ctx.initializers(export_params)
@@ -571,7 +472,7 @@ def _export(
     )
     onnx_model.ir_version = _ir_version(opset_version)
     if symbolic:
-        inferred = _symbolic_outputs(onnx_model, len(graph_outputs))
+        inferred = _export_parts.symbolic_outputs(onnx_model, len(graph_outputs))
         if inferred:
             del onnx_model.graph.output[:]
             onnx_model.graph.output.extend(inferred)
