@@ -196,7 +196,9 @@ for dtype in (numpy.float16, numpy.float32, numpy.float64, numpy.int32, numpy.bo
     assert_allclose(y.astype(numpy.float64), expected)
 ys = comm.allgather(x.astype(numpy.float32))
 assert len(ys) == size and all(numpy.array_equal(ys[r], ref(r).astype(numpy.float32)) for r in range(size))
-expect_error(ValueError, "must agree on the shape and dtype", comm.allgather, numpy.zeros(rank + 1))
+ys = comm.allgather(numpy.full(rank + 1, rank, dtype=numpy.int8 if rank else numpy.float64))  # shapes, dtypes differ
+assert [y.tolist() for y in ys] == [[r] * (r + 1) for r in range(size)]
+assert [y.dtype for y in ys] == [numpy.float64] + [numpy.int8] * (size - 1)
 expect_error(ValueError, "must agree on the shape and dtype", comm.allreduce, numpy.zeros(rank + 1))
 root = size - 1
 y = comm.bcast(x if rank == root else None, root=root)
@@ -220,8 +222,17 @@ if rank == 0:
     comm.send_obj({"big": list(range(1000))}, 1, 6)
 elif rank == 1:
     a, b = comm.recv(0, 5)
-    assert_array_equal(a, ref(0)) and b.shape == () and b == 3
+    assert_array_equal(a, ref(0))
+    assert b.shape == () and b == 3
     assert comm.recv_obj(0, 6) == {"big": list(range(1000))}
+# an object of any tag, with the status of its message
+if rank == 0:
+    comm.send_obj("any", 1, tag=9)
+elif rank == 1:
+    from mpi4py import MPI
+    status = MPI.Status()
+    assert comm.recv_obj(0, status=status) == "any"
+    assert (status.Get_source(), status.Get_tag()) == (0, 9)
 assert comm.bcast_obj({"r": rank} if rank == 0 else None, max_buf_len=3) == {"r": 0}
 assert comm.gather_obj(rank * 2, root=0) == ([2 * r for r in range(size)] if rank == 0 else None)
 assert comm.allreduce_obj(rank + 1) == size * (size + 1) // 2

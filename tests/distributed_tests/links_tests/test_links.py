@@ -84,6 +84,41 @@ assert isinstance(out, chainer.Variable)
 assert_allclose(out.array, 5 * numpy.arange(3.0))
 F.sum(out * out).backward()  # d/dv (5 v)^2 = 50 v
 assert_allclose(v.grad, 50 * numpy.arange(3.0))
+# a fan-out and fan-in over this process and the other one: out = g(f(x)) + h(f(x)), with
+# f, g on rank 0 and h on rank 1 (multiplications by parameters), and backprop does not
+# deadlock although rank 0 receives from itself and from rank 1 in the same component
+class Mul(chainer.Link):
+    def __init__(self, c):
+        super().__init__()
+        with self.init_scope():
+            self.w = chainer.Parameter(numpy.full(3, float(c)))
+    def forward(self, v):
+        return v * self.w
+class Sum(chainer.Link):
+    def forward(self, *vs):
+        return sum(vs[1:], vs[0])
+class Fan(MultiNodeChainList):
+    def __init__(self):
+        super().__init__(comm)
+        self.add_link(Mul(2), rank_in=None, rank_out=[0, 1])
+        self.add_link(Mul(3), rank_in=0, rank_out=0)
+        self.add_link(Sum(), rank_in=[0, 1], rank_out=None)
+class Leaf(MultiNodeChainList):
+    def __init__(self):
+        super().__init__(comm)
+        self.add_link(Mul(5), rank_in=0, rank_out=0)
+x = chainer.Variable(numpy.array([1.0, 2.0, -1.0]))
+fan = Fan() if rank == 0 else Leaf()
+if rank == 0:
+    out = fan(x)
+    assert_allclose(out.array, 16 * x.array)  # 3 * 2 x + 5 * 2 x
+    F.sum(out).backward()
+    assert_allclose(x.grad, numpy.full(3, 16.0))
+    assert_allclose(fan[0].w.grad, 8 * x.array)
+    assert_allclose(fan[1].w.grad, 2 * x.array)
+else:
+    fan().backward()
+    assert_allclose(fan[0].w.grad, 2 * x.array)
 expect_error(ValueError, "rank_in must be None, a rank or a list of ranks in [0, 2)", MultiNodeChainList(comm).add_link, L.Linear(1, 1), rank_in=2)
 print("ok", rank)
 """

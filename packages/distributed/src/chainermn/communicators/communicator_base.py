@@ -145,7 +145,7 @@ class CommunicatorBase(abc.ABC):
 
     @abc.abstractmethod
     def allgather(self, x: Any) -> tuple[Any, ...]:
-        """Every process receives the tuple of every process's array (same shapes)."""
+        """Every process receives the tuple of every process's array (in rank order)."""
 
     @abc.abstractmethod
     def allreduce(self, data: Any) -> Any:

@@ -299,15 +299,26 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return tuple(_from_host(x, gpu) for x in _unpack(payload, headers, sizes))
 
     def allgather(self, x: Any) -> tuple[Any, ...]:
+        """Every process receives the tuple of every process's array.
+
+        The arrays may differ in shape and dtype between the processes (Chainer 7.8.1's
+        needed the same shape; its differentiable ``functions.allgather`` did not).
+        """
         where = f"{type(self).__name__}.allgather"
         try:
             array, gpu = _to_host(x, where)
         except TypeError as exc:
-            self._agree(_Bad(str(exc)), where, "")  # raises on every process
-        self._agree((array.shape, array.dtype.str), where, "the shape and dtype of x")
-        out = numpy.empty((self.size, *array.shape), dtype=array.dtype)
-        self._mpi_comm.Allgather([_bytes_view(array), MPI.BYTE], [out.reshape(-1).view(numpy.uint8), MPI.BYTE])
-        return tuple(_from_host(out[i], gpu) for i in range(self.size))
+            header: Any = _Bad(str(exc))
+        else:
+            header = (array.shape, array.dtype.str)
+        headers = self._mpi_comm.allgather(header)
+        failed = [f"rank {r}: {h.message}" for r, h in enumerate(headers) if isinstance(h, _Bad)]
+        if failed:
+            raise TypeError(f"{where}: " + "; ".join(failed))
+        sizes = [int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize for s, d in headers]
+        payload = numpy.empty(sum(sizes), dtype=numpy.uint8)
+        self._mpi_comm.Allgatherv([_bytes_view(array), MPI.BYTE], [payload, sizes, MPI.BYTE])
+        return tuple(_from_host(a, gpu) for a in _unpack(payload, headers, sizes))
 
     def allreduce(self, data: Any) -> Any:
         where = f"{type(self).__name__}.allreduce"
@@ -384,13 +395,13 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self._mpi_comm.send(payload.size, dest=dest, tag=tag)
         self._send_bytes(payload, dest, tag)
 
-    def recv_obj(self, source: int, status: Any = None, tag: int | None = None) -> Any:
+    def recv_obj(self, source: int, tag: int | None = None, status: Any = None) -> Any:
         """Receive an object sent by :meth:`send_obj` from ``source``.
 
         Args:
             source: Rank of the sender.
-            status: An ``mpi4py.MPI.Status`` to fill with the message's source and tag.
             tag: The message tag; ``None`` takes the next message of any tag.
+            status: An ``mpi4py.MPI.Status`` to fill with the message's source and tag.
         """
         where = f"{type(self).__name__}.recv_obj"
         source = self._check_rank(source, "source", where)

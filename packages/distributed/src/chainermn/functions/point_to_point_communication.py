@@ -8,6 +8,7 @@ import numpy
 
 import chainer
 from chainer import backend, function_node
+from chainermn.functions import _consistency
 
 
 def _delegate_array(xp: Any) -> Any:
@@ -104,7 +105,7 @@ def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> chainer.Variable
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
     if not xs:
         raise ValueError(f"{where}: nothing to send (x is empty)")
-    variables = [chainer.as_variable(v) for v in xs]
+    variables = [_consistency.requiring_grad(chainer.as_variable(v)) for v in xs]
     (delegate,) = Send(communicator, rank, tag).apply(variables)
     delegate.name = "delegate_variable"
     delegate.grad = _delegate_array(delegate.xp)  # so that delegate.backward() works
@@ -139,7 +140,7 @@ def recv(communicator: Any, rank: int, delegate_variable: Any = None, tag: int =
         raise TypeError(
             f"{where}: delegate_variable must be a chainer.Variable or None, got {type(delegate_variable).__name__}"
         )
-    ys = Recv(communicator, rank, tag).apply((delegate_variable,))
+    ys = Recv(communicator, rank, tag).apply((_consistency.requiring_grad(delegate_variable),))
     if len(ys) == 1 and not force_tuple:
         return ys[0]
     return ys

@@ -17,7 +17,7 @@ class _MultiNodeIterator:
         self.actual_iterator = actual_iterator
         self.communicator = communicator
         self.rank_master = rank_master
-        self._state = self._broadcast_state()
+        self._mirror = self._broadcast_state()
 
     @property
     def _is_master(self) -> bool:
@@ -46,7 +46,7 @@ class _MultiNodeIterator:
                 error = exc
         state = self._broadcast_state((batch, stop, None if error is None else f"{type(error).__name__}: {error}"))
         batch, stop, message = state.pop("_extra")
-        self._state = state
+        self._mirror = state
         if error is not None:
             raise error
         if message is not None:
@@ -58,24 +58,76 @@ class _MultiNodeIterator:
     next = __next__
 
     def __getattr__(self, name: str) -> Any:
-        if name in _STATE_ATTRS and "_state" in self.__dict__ and not self._is_master:
-            return self._state[name]
+        if name in _STATE_ATTRS and "_mirror" in self.__dict__ and not self._is_master:
+            return self._mirror[name]
         return getattr(self.actual_iterator, name)
 
     def reset(self) -> None:
         if self._is_master:
             self.actual_iterator.reset()
-        self._state = self._broadcast_state()
+        self._mirror = self._broadcast_state()
 
     def serialize(self, serializer: Any) -> None:
-        """The master's iterator is (de)serialized; the others then take its state.
-        Every process must call it at the same time."""
+        """Save or load the master's iterator state. Collective.
+
+        Saving, every process writes the master's state (so that any process's snapshot
+        resumes a plain iterator where the master was); loading, the master's iterator
+        takes the loaded state and the others mirror it.
+        """
+        from chainer import serializer as serializer_module
+
+        if isinstance(serializer, serializer_module.Deserializer):
+            if self._is_master:
+                self.actual_iterator.serialize(serializer)
+            self._mirror = self._broadcast_state()
+            return
+        payload = None
         if self._is_master:
-            self.actual_iterator.serialize(serializer)
-        self._state = self._broadcast_state()
+            recorder = _RecordingSerializer(serializer)
+            try:
+                self.actual_iterator.serialize(recorder)
+                payload = (None, recorder.records)
+            except Exception as exc:  # the other processes must not wait for the records forever
+                payload = (f"{type(exc).__name__}: {exc}", None)
+                self.communicator.bcast_obj(payload, root=self.rank_master)
+                raise
+        message, records = self.communicator.bcast_obj(payload, root=self.rank_master)
+        if message is not None:
+            raise RuntimeError(
+                f"multi-node iterator: serializing the master (rank {self.rank_master}) failed: {message}"
+            )
+        if not self._is_master:
+            for path, key, value in records:
+                target = serializer
+                for part in path:
+                    target = target[part]
+                target(key, value)
+        self._mirror = self._broadcast_state()
 
     def finalize(self) -> None:
         self.actual_iterator.finalize()
+
+
+class _RecordingSerializer:
+    """Passes every ``(key, value)`` to ``serializer`` and records it (with the path of
+    child serializers), so that other processes can write the same."""
+
+    def __init__(self, serializer: Any, records: list[Any] | None = None, path: tuple[str, ...] = ()) -> None:
+        self._serializer = serializer
+        self.records: list[Any] = [] if records is None else records
+        self._path = path
+
+    def __getitem__(self, key: str) -> _RecordingSerializer:
+        return _RecordingSerializer(self._serializer[key], self.records, (*self._path, key))
+
+    def __call__(self, key: str, value: Any) -> Any:
+        result = self._serializer(key, value)
+        self.records.append((self._path, key, value.copy() if isinstance(value, numpy.ndarray) else value))
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        # Flags a serializer carries (e.g. whether it only validates) stay readable.
+        return getattr(self.__dict__["_serializer"], name)
 
 
 def create_multi_node_iterator(actual_iterator: Any, communicator: Any, rank_master: int = 0) -> Any:

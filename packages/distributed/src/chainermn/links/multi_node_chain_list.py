@@ -77,11 +77,11 @@ class MultiNodeChainList(chainer.ChainList):
                     delegate = None
             else:
                 # One argument per source rank: what a rank sent as a tuple stays a tuple.
-                received = []
-                for r in rank_in:
-                    received.append(functions.recv(self._comm, r, delegate_variable=delegate))
-                    delegate = None
-                xs = tuple(received)
+                # Every receive hangs on the same delegate, so that backprop sends all
+                # their gradients before the earlier components wait for theirs (a
+                # receive without delegate would come last, after those waits: deadlock).
+                xs = tuple(functions.recv(self._comm, r, delegate_variable=delegate) for r in rank_in)
+                delegate = None
             out = link(*xs)
             if rank_out is None:
                 y = out
