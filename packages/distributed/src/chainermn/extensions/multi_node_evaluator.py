@@ -12,15 +12,12 @@ import numpy
 import chainer
 from chainer.dataset import convert
 from chainer.training import extension as extension_module
-
-
-def _allgather_obj(comm: Any, obj: Any) -> list[Any]:
-    return comm.bcast_obj(comm.gather_obj(obj, root=0), root=0)
+from chainermn.communicators import _communication_utility
 
 
 def _mean_over_processes(comm: Any, local: dict[str, Any], where: str) -> dict[str, Any]:
     keys = sorted(local)
-    all_keys = _allgather_obj(comm, keys)
+    all_keys = _communication_utility.allgather_obj(comm, keys)
     if any(k != keys for k in all_keys):
         detail = "; ".join(f"rank {r}: {k}" for r, k in enumerate(all_keys))
         raise ValueError(f"{where}: the processes reported different values: {detail}")
@@ -82,7 +79,8 @@ class GenericMultiNodeEvaluator(extension_module.Extension):
         device: Device the converter sends the batches to.
         converter: Batch converter (default :func:`chainer.dataset.concat_examples`).
         root: Rank that aggregates.
-        progress_hook: Called at the root with the number of batches done, after each.
+        progress_hook: Called at the root with the number of batches of each process
+            collected so far (1, 2, ...).
     """
 
     trigger = 1, "epoch"
@@ -127,7 +125,8 @@ class GenericMultiNodeEvaluator(extension_module.Extension):
     def aggregate(self, results: list[Any]) -> Any:
         """Combine every result of every process (called once, at the root).
 
-        The default returns ``results`` (rank 0's results first, in batch order).
+        The default returns ``results``: the first batch's result of every process (in
+        rank order), then the second batch's, and so on.
         """
         return results
 
@@ -166,11 +165,14 @@ class GenericMultiNodeEvaluator(extension_module.Extension):
         failed = [f"rank {r}: {e}" for r, (_, e) in enumerate(gathered) if e is not None]
         if failed:
             raise RuntimeError(f"{type(self).__name__}: evaluation failed on " + "; ".join(failed))
+        # Batch by batch: the first batch of every process (in rank order), then the
+        # second, ...; a process whose share ran out is skipped.
+        parts = [part for part, _ in gathered]
         results = []
-        for count, (part, _) in enumerate(gathered, 1):
-            results.extend(part)
+        for index in range(max((len(part) for part in parts), default=0)):
+            results.extend(part[index] for part in parts if index < len(part))
             if self._progress_hook is not None:
-                self._progress_hook(count)
+                self._progress_hook(index + 1)
         return self.aggregate(results)
 
 

@@ -16,10 +16,9 @@ def _ranks(value: Any, arg: str, comm: Any) -> list[int] | None:
     for r in ranks:
         if not isinstance(r, int) or isinstance(r, bool) or not 0 <= r < comm.size:
             raise ValueError(
-                f"MultiNodeChainList.add_link: {arg} must be None, a rank or a list of ranks in [0, {comm.size}), got {value!r}"
+                f"MultiNodeChainList.add_link: {arg} must be None, a rank or a list of ranks in [0, {comm.size}), "
+                f"got {value!r}"
             )
-        if r == comm.rank:
-            raise ValueError(f"MultiNodeChainList.add_link: {arg} {r} is this process; communicate with other ranks")
     if not ranks:
         raise ValueError(f"MultiNodeChainList.add_link: {arg} must not be empty")
     return ranks
@@ -51,8 +50,10 @@ class MultiNodeChainList(chainer.ChainList):
 
         Args:
             link: The component.
-            rank_in: ``None`` (model inputs), a rank or a list of ranks.
-            rank_out: ``None`` (model output), a rank or a list of ranks.
+            rank_in: ``None`` (the model's inputs), a rank or a list of ranks (the
+                component gets one argument per rank: what it sent, a variable or a
+                tuple). This process's own rank is allowed.
+            rank_out: ``None`` (the model's output), a rank or a list of ranks.
         """
         ins, outs = _ranks(rank_in, "rank_in", self._comm), _ranks(rank_out, "rank_out", self._comm)
         if outs is None and any(o is None for _, o in self._rank_inouts):
@@ -69,31 +70,33 @@ class MultiNodeChainList(chainer.ChainList):
         delegate = None
         for link, (rank_in, rank_out) in zip(self._children, self._rank_inouts):
             if rank_in is None:
-                xs = inputs
+                xs: tuple[Any, ...] = inputs
                 if delegate is not None and xs:
                     # Keep the backward path to the previous component.
                     xs = functions.pseudo_connect(delegate, *xs)
-                    xs = xs if isinstance(xs, tuple) else (xs,)
                     delegate = None
             else:
-                xs = ()
-                for r in rank_in:
-                    received = functions.recv(self._comm, r, delegate_variable=delegate, force_tuple=True)
-                    xs = xs + tuple(received)
-                    delegate = None
+                # One argument per source rank: what a rank sent as a tuple stays a tuple.
+                # Every receive hangs on the same delegate, so that backprop sends all
+                # their gradients before the earlier components wait for theirs (a
+                # receive without delegate would come last, after those waits: deadlock).
+                xs = tuple(functions.recv(self._comm, r, delegate_variable=delegate) for r in rank_in)
+                delegate = None
             out = link(*xs)
             if rank_out is None:
                 y = out
             else:
                 for r in rank_out:
                     phi = functions.send(out, self._comm, r)
-                    delegate = phi if delegate is None else functions.pseudo_connect(delegate, phi)
+                    delegate = phi if delegate is None else functions.pseudo_connect(delegate, phi)[0]
         if y is None:
             return delegate
         if delegate is None:
             return y
-        outputs = y if isinstance(y, tuple) else (y,)
-        return functions.pseudo_connect(delegate, *outputs)
+        if isinstance(y, tuple):
+            return functions.pseudo_connect(delegate, *y)
+        (y,) = functions.pseudo_connect(delegate, y)
+        return y
 
 
 __all__ = ["MultiNodeChainList"]

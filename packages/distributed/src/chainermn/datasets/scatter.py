@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy
 
 from chainer.datasets import sub_dataset
+from chainermn._mpi import MPI
 
 
 class DataSizeError(RuntimeError):
@@ -21,8 +23,6 @@ def _as_communicator(comm: Any, where: str) -> Any:
 
     if isinstance(comm, communicators.CommunicatorBase):
         return comm
-    from mpi4py import MPI
-
     if isinstance(comm, MPI.Comm):
         return communicators.NaiveCommunicator(mpi_comm=comm)
     raise TypeError(
@@ -30,12 +30,27 @@ def _as_communicator(comm: Any, where: str) -> Any:
     )
 
 
-def _partition(n_total: int, size: int, force_equal_length: bool) -> list[tuple[int, int]]:
+def _scatter_index(n_total_samples: int, size: int, force_equal_length: bool) -> Iterator[tuple[int, int, int]]:
+    """``(rank, begin, end)`` of each process's part of ``range(n_total_samples)``.
+
+    With ``force_equal_length`` every part has ``ceil(n / size)`` indices and starts at
+    ``n * rank // size`` (consecutive parts overlap where needed); otherwise the parts are
+    disjoint, and the first ``n % size`` of them have one index more than the others.
+    """
     if force_equal_length:
-        # Every part has ceil(n / size) examples; consecutive parts overlap where needed.
-        n_sub = -(-n_total // size)
-        return [(n_total * i // size, n_total * i // size + n_sub) for i in range(size)]
-    return [(n_total * i // size, n_total * (i + 1) // size) for i in range(size)]
+        n_sub = -(-n_total_samples // size)
+        for rank in range(size):
+            begin = n_total_samples * rank // size
+            yield rank, begin, begin + n_sub
+        return
+    quotient, remainder = divmod(n_total_samples, size)
+    for rank in range(size):
+        begin = rank * quotient + min(rank, remainder)
+        yield rank, begin, begin + quotient + (rank < remainder)
+
+
+def _partition(n_total: int, size: int, force_equal_length: bool) -> list[tuple[int, int]]:
+    return [(begin, end) for _, begin, end in _scatter_index(n_total, size, force_equal_length)]
 
 
 def scatter_index(
@@ -160,18 +175,52 @@ def _take(dataset: Any, indices: numpy.ndarray) -> Any:
 _TAG = 7701
 
 
-def create_empty_dataset(dataset: Any) -> list[tuple[()]]:
-    """A data set of ``len(dataset)`` empty tuples, for a model whose inputs come from
-    other processes (it starts with :func:`chainermn.functions.recv`).
+def get_n_iterations_for_one_epoch(dataset: Any, local_batch_size: int, comm: Any) -> int:
+    """The number of iterations of one epoch over a scattered data set.
+
+    Collective: rank 0's ``ceil(len(dataset) / local_batch_size)``, on every process (the
+    parts of :func:`scatter_dataset` have the same length everywhere by default).
+
+    Args:
+        dataset: This process's part of the data set.
+        local_batch_size: The batch size of one process.
+        comm: ChainerMN communicator.
 
     Example:
-        >>> train = chainermn.datasets.create_empty_dataset(train)  # doctest: +SKIP
+        >>> n = get_n_iterations_for_one_epoch(train, 32, comm)  # doctest: +SKIP
     """
-    try:
-        n = len(dataset)
-    except TypeError:
-        raise TypeError(f"create_empty_dataset: dataset must have a length, got {type(dataset).__name__}") from None
-    return [()] * n
+    where = "get_n_iterations_for_one_epoch"
+    error, n_iterations = None, 0
+    if comm.rank == 0:
+        if isinstance(local_batch_size, bool) or not isinstance(local_batch_size, (int, numpy.integer)):
+            error = f"local_batch_size must be an int, got {type(local_batch_size).__name__}"
+        elif local_batch_size < 1:
+            error = f"local_batch_size must be positive, got {local_batch_size}"
+        else:
+            n_iterations = -(-len(dataset) // int(local_batch_size))
+    error, n_iterations = comm.bcast_obj((error, n_iterations), root=0)
+    if error is not None:
+        raise ValueError(f"{where}: {error} (at rank 0)")
+    return n_iterations
 
 
-__all__ = ["DataSizeError", "create_empty_dataset", "scatter_dataset", "scatter_index"]
+def get_epoch_trigger(n_epochs: int, dataset: Any, local_batch_size: int, comm: Any) -> tuple[int, str]:
+    """A trigger of ``n_epochs`` epochs over a scattered data set, in iterations.
+
+    Collective. Every process gets the same ``(n_epochs * iterations per epoch,
+    'iteration')``, so that all of them stop at the same iteration although an iterator
+    over a part of uneven length would end its epochs at other times.
+
+    Example:
+        >>> trainer = training.Trainer(updater, get_epoch_trigger(20, train, 32, comm))  # doctest: +SKIP
+    """
+    return n_epochs * get_n_iterations_for_one_epoch(dataset, local_batch_size, comm), "iteration"
+
+
+__all__ = [
+    "DataSizeError",
+    "get_epoch_trigger",
+    "get_n_iterations_for_one_epoch",
+    "scatter_dataset",
+    "scatter_index",
+]

@@ -9,7 +9,7 @@ import numpy
 import chainer
 import chainer.functions as F
 from chainer import initializers
-from chainermn.functions import _allreduce
+from chainermn.functions import batch_normalization as mn_batch_normalization
 
 
 class MultiNodeBatchNormalization(chainer.Link):
@@ -27,7 +27,8 @@ class MultiNodeBatchNormalization(chainer.Link):
         comm: ChainerMN communicator.
         decay: Decay rate of the running averages.
         eps: Added to the variance for numerical stability.
-        dtype: Dtype of the parameters and statistics (default ``chainer.get_dtype()``).
+        dtype: Dtype of the parameters and statistics (default ``chainer.get_dtype()``;
+            float32 for ``chainer.mixed16``).
         use_gamma: Learn a scale.
         use_beta: Learn a shift.
         initial_gamma: Initializer of the scale (default 1).
@@ -52,18 +53,10 @@ class MultiNodeBatchNormalization(chainer.Link):
     ) -> None:
         super().__init__()
         where = "MultiNodeBatchNormalization"
-        if communication_backend not in ("auto", "mpi", "nccl"):
-            raise ValueError(
-                f"{where}: communication_backend must be 'mpi', 'nccl' or 'auto', got {communication_backend!r}"
-            )
-        from chainermn.communicators import _nccl_communicators
-
-        nccl_comm = isinstance(comm, _nccl_communicators._NcclCommunicator)
-        if communication_backend == "nccl" and not nccl_comm:
-            raise ValueError(
-                f"{where}: communication_backend='nccl' needs a NCCL communicator ('pure_nccl' or "
-                f"'non_cuda_aware'), got {type(comm).__name__}; use 'mpi' or 'auto'"
-            )
+        try:
+            selector = mn_batch_normalization.MultiNodeBNImplSelector(comm, communication_backend)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
         shape = (size,) if isinstance(size, (int, numpy.integer)) else tuple(size)
         if not shape or not all(isinstance(s, (int, numpy.integer)) and s > 0 for s in shape):
             raise ValueError(f"{where}: size must be a positive int or a tuple of them, got {size!r}")
@@ -75,10 +68,11 @@ class MultiNodeBatchNormalization(chainer.Link):
         self.size_shape = shape
         self.decay = decay
         self.eps = eps
-        if communication_backend == "auto":
-            communication_backend = "nccl" if nccl_comm else "mpi"
-        self.communication_backend = communication_backend
-        self._dtype = numpy.dtype(chainer.get_dtype(dtype))
+        self._impl_selector = selector
+        self.communication_backend = selector.communication_backend
+        # With mixed16 the parameters and statistics are float32 (the inputs float16),
+        # as for chainer.links.BatchNormalization.
+        self._dtype = numpy.dtype(chainer.get_dtype(dtype, map_mixed16=numpy.float32))
         self.avg_mean = numpy.zeros(shape, dtype=self._dtype)
         self.register_persistent("avg_mean")
         self.avg_var = numpy.ones(shape, dtype=self._dtype)
@@ -128,9 +122,8 @@ class MultiNodeBatchNormalization(chainer.Link):
         xc = F.cast(x, compute) if x.dtype != compute else x
         n_local = x.size // int(numpy.prod(self.size_shape))
         n_total = self.comm.allreduce_obj(n_local)
-        # An NCCL communicator sums GPU arrays with NCCL; 'mpi' keeps them on MPI.
-        comm = self.comm if self.communication_backend == "nccl" else _MpiSum(self.comm)
-        sums = _allreduce.allreduce_sum(comm, F.stack([F.sum(xc, axis=axes), F.sum(xc * xc, axis=axes)]))
+        impl = self._impl_selector(self, (x.array,))
+        sums = mn_batch_normalization.allreduce_sum(impl, F.stack([F.sum(xc, axis=axes), F.sum(xc * xc, axis=axes)]))
         mean = sums[0] / n_total
         var = sums[1] / n_total - mean * mean
         inv_std = (var + self.eps) ** -0.5
@@ -152,21 +145,6 @@ class MultiNodeBatchNormalization(chainer.Link):
         self.avg_mean += ((1 - decay) * mean).astype(self._dtype, copy=False)
         self.avg_var *= decay
         self.avg_var += ((1 - decay) * unbiased).astype(self._dtype, copy=False)
-
-
-class _MpiSum:
-    """A communicator's MPI all-reduce (through host memory for GPU arrays), also where
-    the communicator itself would use NCCL."""
-
-    def __init__(self, comm: Any) -> None:
-        self._comm = comm
-
-    def allreduce(self, data: Any) -> Any:
-        from chainermn.communicators import _mpi_communicator
-
-        if isinstance(self._comm, _mpi_communicator.MpiCommunicatorBase):
-            return _mpi_communicator.MpiCommunicatorBase.allreduce(self._comm, data)
-        return self._comm.allreduce(data)
 
 
 __all__ = ["MultiNodeBatchNormalization"]

@@ -21,12 +21,10 @@ class CommunicatorBase(abc.ABC):
     built by :func:`chainermn.create_communicator`.
     """
 
-    #: Configuration names :meth:`set_config` accepts, with their default values.
-    _config_defaults: dict[str, Any] = {}
-
     def __init__(self) -> None:
-        self._configs: dict[str, Any] = dict(self._config_defaults)
-        self._within_config_scope = False
+        # Written through object.__setattr__: __setattr__ below reads them.
+        object.__setattr__(self, "_configs", {})
+        object.__setattr__(self, "_within_config_scope", False)
 
     # -- topology ------------------------------------------------------------------------
 
@@ -69,39 +67,58 @@ class CommunicatorBase(abc.ABC):
         """
 
     # -- configuration -------------------------------------------------------------------
+    #
+    # A configuration is an attribute assigned inside ``config_scope()`` (in the
+    # constructor of the communicator that has it): ``comm.batched_copy`` reads it,
+    # ``set_config``/``get_config`` change and read it by name.
 
-    def set_config(self, name: str, **kwargs: Any) -> None:
-        """Set the configuration ``name`` (``comm.set_config('batched_copy', value=True)``).
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when the ordinary lookup fails.
+        configs = self.__dict__.get("_configs")
+        if configs is not None and name in configs:
+            return configs[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-        Which names exist depends on the communicator; an unknown name raises ``ValueError``.
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_within_config_scope"):
+            self._configs[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _check_config_name(self, name: Any, where: str) -> None:
+        if name not in self._configs:
+            known = ", ".join(sorted(self._configs)) or "none"
+            raise ValueError(f"{type(self).__name__}.{where}: unknown configuration {name!r} (known: {known})")
+
+    def set_config(self, name: str, value: Any = True, **kwargs: Any) -> None:
+        """Set the configuration ``name`` to ``value`` (``comm.set_config('batched_copy', False)``).
+
+        Which names exist depends on the communicator (see
+        :func:`~chainermn.create_communicator`); an unknown name raises ``ValueError``.
         """
-        if name not in self._config_defaults:
-            known = ", ".join(sorted(self._config_defaults)) or "none"
-            raise ValueError(f"{type(self).__name__}.set_config: unknown configuration {name!r} (known: {known})")
-        if set(kwargs) - {"value"}:
-            raise TypeError(
-                f"{type(self).__name__}.set_config: only the keyword 'value' is accepted, got {sorted(kwargs)}"
-            )
-        self._configs[name] = kwargs.get("value")
+        self._check_config_name(name, "set_config")
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.set_config: unexpected keyword arguments {sorted(kwargs)}")
+        self._configs[name] = value
 
     def get_config(self, name: str | None = None) -> Any:
-        """Return the value of configuration ``name``, or a dict of all of them for ``None``."""
+        """Return the value of configuration ``name``, or for ``None`` a dict of all of
+        them (``None`` when the communicator has none)."""
         if name is None:
             return dict(self._configs) or None
-        if name not in self._config_defaults:
-            known = ", ".join(sorted(self._config_defaults)) or "none"
-            raise ValueError(f"{type(self).__name__}.get_config: unknown configuration {name!r} (known: {known})")
-        return self._configs.get(name)
+        self._check_config_name(name, "get_config")
+        return self._configs[name]
 
     @contextlib.contextmanager
     def config_scope(self) -> Iterator[None]:
-        """A ``with`` block inside which :attr:`within_config_scope` is true."""
+        """A ``with`` block in which attributes assigned to the communicator become
+        configurations (readable by :meth:`get_config`, changeable by :meth:`set_config`)."""
         previous = self._within_config_scope
-        self._within_config_scope = True
+        object.__setattr__(self, "_within_config_scope", True)
         try:
             yield
         finally:
-            self._within_config_scope = previous
+            object.__setattr__(self, "_within_config_scope", previous)
 
     @property
     def within_config_scope(self) -> bool:
@@ -128,7 +145,7 @@ class CommunicatorBase(abc.ABC):
 
     @abc.abstractmethod
     def allgather(self, x: Any) -> tuple[Any, ...]:
-        """Every process receives the tuple of every process's array (same shapes)."""
+        """Every process receives the tuple of every process's array (in rank order)."""
 
     @abc.abstractmethod
     def allreduce(self, data: Any) -> Any:

@@ -10,18 +10,19 @@ hanging or corrupting memory.
 
 from __future__ import annotations
 
+import collections
 import pickle
 import zlib
 from typing import Any
 
 import numpy
-from mpi4py import MPI
 
 import chainer
-from chainermn.communicators import _base
+from chainermn._mpi import MPI
+from chainermn.communicators import _communication_utility, communicator_base
 
 #: Largest chunk of bytes one MPI call moves (MPI counts are 32-bit signed integers).
-_MAX_CHUNK = 2**31 - 1
+_MAX_CHUNK = _communication_utility.INT_MAX - 1
 
 
 def _to_host(x: Any, where: str) -> tuple[numpy.ndarray, bool]:
@@ -33,6 +34,13 @@ def _to_host(x: Any, where: str) -> tuple[numpy.ndarray, bool]:
     if type(x).__module__.startswith("cupy"):
         return x.get(), True
     raise TypeError(f"{where}: expected a numpy.ndarray or cupy.ndarray, got {type(x).__name__}")
+
+
+def _check_array(x: Any, where: str) -> Any:
+    """``x`` as a NumPy or CuPy array (a scalar becomes a 0-d NumPy array)."""
+    if isinstance(x, numpy.ndarray) or type(x).__module__.startswith("cupy"):
+        return x
+    return _to_host(x, where)[0]
 
 
 def _from_host(x: numpy.ndarray, gpu: bool) -> Any:
@@ -56,22 +64,16 @@ def _reduction_dtype(dtype: numpy.dtype) -> numpy.dtype:
     return dtype
 
 
-def _node_topology(mpi_comm: Any) -> tuple[int, int, int, int]:
-    """``(intra_rank, intra_size, inter_rank, inter_size)`` from the processes' host names."""
-    hosts = mpi_comm.allgather(MPI.Get_processor_name())
-    me = hosts[mpi_comm.rank]
-    order: list[str] = []
-    for host in hosts:
-        if host not in order:
-            order.append(host)
-    intra_rank = hosts[: mpi_comm.rank].count(me)
-    return intra_rank, hosts.count(me), order.index(me), len(order)
-
-
-class MpiCommunicatorBase(_base.CommunicatorBase):
+class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     """A communicator over an mpi4py communicator (``MPI.COMM_WORLD`` by default).
 
-    Subclasses implement :meth:`multi_node_mean_grad`.
+    Creating one is collective: the processes exchange their host names to learn which
+    of them share a machine (:attr:`intra_rank`, :attr:`inter_rank`). Subclasses
+    implement :meth:`multi_node_mean_grad`.
+
+    Configurations (:meth:`~CommunicatorBase.set_config`): ``batched_copy`` (default
+    ``True``), whether GPU gradients are packed into the communication buffer by one
+    batched kernel; the CPU communicators accept it and pack the same way either way.
     """
 
     def __init__(self, mpi_comm: Any = None, **kwargs: Any) -> None:
@@ -90,7 +92,12 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             )
         self._mpi_comm = mpi_comm
         self._owns_mpi_comm = False
-        self._topology: tuple[int, int, int, int] | None = None
+        # What this process sent to itself, by tag, until it receives it.
+        self._self_messages: dict[int, collections.deque[Any]] = {}
+        _, *topology = _communication_utility.init_ranks(mpi_comm)
+        self._topology: tuple[int, int, int, int] = tuple(topology)  # type: ignore[assignment]
+        with self.config_scope():
+            self.batched_copy = True
 
     # -- topology ------------------------------------------------------------------------
 
@@ -107,28 +114,21 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
     def size(self) -> int:
         return self._mpi_comm.size
 
-    def _get_topology(self) -> tuple[int, int, int, int]:
-        # Collective: computed on first use, which every process reaches in SPMD code
-        # (``device = comm.intra_rank`` right after creating the communicator).
-        if self._topology is None:
-            self._topology = _node_topology(self._mpi_comm)
-        return self._topology
-
     @property
     def intra_rank(self) -> int:
-        return self._get_topology()[0]
+        return self._topology[0]
 
     @property
     def intra_size(self) -> int:
-        return self._get_topology()[1]
+        return self._topology[1]
 
     @property
     def inter_rank(self) -> int:
-        return self._get_topology()[2]
+        return self._topology[2]
 
     @property
     def inter_size(self) -> int:
-        return self._get_topology()[3]
+        return self._topology[3]
 
     def split(self, color: int, key: int) -> MpiCommunicatorBase:
         for arg, value in (("color", color), ("key", key)):
@@ -188,16 +188,40 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             self._mpi_comm.Recv([payload[start : start + _MAX_CHUNK], MPI.BYTE], source=source, tag=tag)
         return payload
 
-    def _bcast_bytes(self, payload: numpy.ndarray, root: int, chunk: int) -> None:
-        for start in range(0, max(payload.size, 1), chunk):
-            self._mpi_comm.Bcast([payload[start : start + chunk], MPI.BYTE], root=root)
-
     # -- arrays --------------------------------------------------------------------------
+
+    def _post_to_self(self, tag: int, kind: str, message: Any) -> None:
+        self._self_messages.setdefault(tag, collections.deque()).append((kind, message))
+
+    def _take_from_self(self, tag: int | None, kind: str, where: str) -> Any:
+        # A message to oneself is kept here rather than sent through MPI, where a blocking
+        # send to oneself of a large array would wait forever for its receive.
+        queue = (
+            self._self_messages.get(tag)
+            if tag is not None
+            else next((q for q in self._self_messages.values() if q), None)
+        )
+        if not queue:
+            raise RuntimeError(
+                f"{where}: nothing was sent by this process (rank {self.rank}) to itself"
+                + ("" if tag is None else f" with tag {tag}")
+                + "; send to oneself before receiving, or the receive would wait forever"
+            )
+        sent_kind, message = queue.popleft()
+        if sent_kind != kind:
+            raise TypeError(f"{where}: the message this process sent to itself is {sent_kind}, not {kind}")
+        return message
 
     def send(self, data: Any, dest: int, tag: int) -> None:
         where = f"{type(self).__name__}.send"
         dest = self._check_rank(dest, "dest", where)
         is_tuple = isinstance(data, (tuple, list))
+        if dest == self.rank:
+            arrays = [_check_array(x, where) for x in (data if is_tuple else (data,))]
+            # A copy, as a receiver through MPI gets (C-contiguous, on the same device).
+            copies = [chainer.backend.get_array_module(x).array(x, copy=True, order="C") for x in arrays]
+            self._post_to_self(tag, "arrays (send)", tuple(copies) if is_tuple else copies[0])
+            return
         try:
             arrays = [_to_host(x, where) for x in (data if is_tuple else (data,))]
         except TypeError as exc:
@@ -210,7 +234,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             self._send_bytes(_bytes_view(a), dest, tag)
 
     def recv(self, source: int, tag: int) -> Any:
-        source = self._check_rank(source, "source", f"{type(self).__name__}.recv")
+        where = f"{type(self).__name__}.recv"
+        source = self._check_rank(source, "source", where)
+        if source == self.rank:
+            return self._take_from_self(tag, "arrays (send)", where)
         header = self._mpi_comm.recv(source=source, tag=tag)
         if isinstance(header, str):
             raise TypeError(f"{header} (at the sender, rank {source})")
@@ -225,7 +252,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
     def bcast(self, data: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
         where = f"{type(self).__name__}.bcast"
         root = self._check_rank(root, "root", where)
-        chunk = _MAX_CHUNK if max_buf_len is None else _check_buf_len(max_buf_len, where)
+        chunk = _MAX_CHUNK if max_buf_len is None else _communication_utility.check_max_buf_len(max_buf_len, where)
         header = None
         if self.rank == root:
             # A bad ``data`` travels in the header, so that every process raises.
@@ -243,7 +270,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             payload = _bytes_view(array)
         else:
             payload = numpy.empty(int(numpy.prod(shape, dtype=numpy.int64)) * dtype.itemsize, dtype=numpy.uint8)
-        self._bcast_bytes(payload, root, chunk)
+        _communication_utility.bcast_bytes(self._mpi_comm, payload, root, chunk)
         if self.rank == root:
             return data
         return _from_host(payload.view(dtype).reshape(shape), gpu)
@@ -272,15 +299,26 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         return tuple(_from_host(x, gpu) for x in _unpack(payload, headers, sizes))
 
     def allgather(self, x: Any) -> tuple[Any, ...]:
+        """Every process receives the tuple of every process's array.
+
+        The arrays may differ in shape and dtype between the processes (Chainer 7.8.1's
+        needed the same shape; its differentiable ``functions.allgather`` did not).
+        """
         where = f"{type(self).__name__}.allgather"
         try:
             array, gpu = _to_host(x, where)
         except TypeError as exc:
-            self._agree(_Bad(str(exc)), where, "")  # raises on every process
-        self._agree((array.shape, array.dtype.str), where, "the shape and dtype of x")
-        out = numpy.empty((self.size, *array.shape), dtype=array.dtype)
-        self._mpi_comm.Allgather([_bytes_view(array), MPI.BYTE], [out.reshape(-1).view(numpy.uint8), MPI.BYTE])
-        return tuple(_from_host(out[i], gpu) for i in range(self.size))
+            header: Any = _Bad(str(exc))
+        else:
+            header = (array.shape, array.dtype.str)
+        headers = self._mpi_comm.allgather(header)
+        failed = [f"rank {r}: {h.message}" for r, h in enumerate(headers) if isinstance(h, _Bad)]
+        if failed:
+            raise TypeError(f"{where}: " + "; ".join(failed))
+        sizes = [int(numpy.prod(s, dtype=numpy.int64)) * numpy.dtype(d).itemsize for s, d in headers]
+        payload = numpy.empty(sum(sizes), dtype=numpy.uint8)
+        self._mpi_comm.Allgatherv([_bytes_view(array), MPI.BYTE], [payload, sizes, MPI.BYTE])
+        return tuple(_from_host(a, gpu) for a in _unpack(payload, headers, sizes))
 
     def allreduce(self, data: Any) -> Any:
         where = f"{type(self).__name__}.allreduce"
@@ -347,29 +385,39 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     # -- Python objects ------------------------------------------------------------------
 
-    def send_obj(self, obj: Any, dest: int, tag: int) -> None:
+    def send_obj(self, obj: Any, dest: int, tag: int = 0) -> None:
         dest = self._check_rank(dest, "dest", f"{type(self).__name__}.send_obj")
-        payload = numpy.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=numpy.uint8)
+        pickled = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+        if dest == self.rank:
+            self._post_to_self(tag, "an object (send_obj)", pickled)
+            return
+        payload = numpy.frombuffer(pickled, dtype=numpy.uint8)
         self._mpi_comm.send(payload.size, dest=dest, tag=tag)
         self._send_bytes(payload, dest, tag)
 
-    def recv_obj(self, source: int, tag: int) -> Any:
-        source = self._check_rank(source, "source", f"{type(self).__name__}.recv_obj")
-        nbytes = self._mpi_comm.recv(source=source, tag=tag)
-        return pickle.loads(self._recv_bytes(nbytes, source, tag).tobytes())
+    def recv_obj(self, source: int, tag: int | None = None, status: Any = None) -> Any:
+        """Receive an object sent by :meth:`send_obj` from ``source``.
+
+        Args:
+            source: Rank of the sender.
+            tag: The message tag; ``None`` takes the next message of any tag.
+            status: An ``mpi4py.MPI.Status`` to fill with the message's source and tag.
+        """
+        where = f"{type(self).__name__}.recv_obj"
+        source = self._check_rank(source, "source", where)
+        if source == self.rank:
+            return pickle.loads(self._take_from_self(tag, "an object (send_obj)", where))
+        if status is None:
+            status = MPI.Status()
+        nbytes = self._mpi_comm.recv(source=source, tag=MPI.ANY_TAG if tag is None else tag, status=status)
+        # The pickle follows under the tag of its header.
+        return pickle.loads(self._recv_bytes(nbytes, source, status.Get_tag()).tobytes())
 
     def bcast_obj(self, obj: Any, max_buf_len: int | None = None, root: int = 0) -> Any:
         where = f"{type(self).__name__}.bcast_obj"
         root = self._check_rank(root, "root", where)
-        chunk = _MAX_CHUNK if max_buf_len is None else _check_buf_len(max_buf_len, where)
-        if self.rank == root:
-            payload = numpy.frombuffer(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL), dtype=numpy.uint8)
-            nbytes = self._mpi_comm.bcast(payload.size, root=root)
-        else:
-            nbytes = self._mpi_comm.bcast(None, root=root)
-            payload = numpy.empty(nbytes, dtype=numpy.uint8)
-        self._bcast_bytes(payload, root, chunk)
-        return obj if self.rank == root else pickle.loads(payload.tobytes())
+        chunk = _MAX_CHUNK if max_buf_len is None else _communication_utility.check_max_buf_len(max_buf_len, where)
+        return _communication_utility.chunked_bcast_obj(obj, self._mpi_comm, chunk, root)
 
     def gather_obj(self, obj: Any, root: int = 0) -> list[Any] | None:
         root = self._check_rank(root, "root", f"{type(self).__name__}.gather_obj")
@@ -448,6 +496,21 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             )
         return [(param, grad) for _, param, grad in items]
 
+    def _check_not_diverged(self, params: list[Any], where: str) -> None:
+        """In debug mode (``chainer.set_debug(True)``), raise if an averaged gradient holds
+        NaN or infinity: training has diverged (the same on every process, since each
+        holds the same means)."""
+        if not chainer.is_debug():
+            return
+        bad = [
+            repr(p.name) for p in params if not bool(chainer.backend.get_array_module(p.grad).isfinite(p.grad).all())
+        ]
+        if bad:
+            raise ValueError(
+                f"{where}: the gradients diverged after the all-reduce: {', '.join(bad)} hold NaN or infinity "
+                "(checked because chainer.is_debug() is on)"
+            )
+
     def _grad_arrays(self, model: Any, zero_fill: bool, where: str) -> list[tuple[Any, numpy.ndarray, bool]]:
         """``(param, host gradient, on_gpu)`` for the gradients to average (see
         :meth:`_grads_to_average`)."""
@@ -479,14 +542,6 @@ def _describe(xs: Any) -> str:
     if isinstance(xs, (tuple, list)):
         return f"a {type(xs).__name__} of length {len(xs)}"
     return type(xs).__name__
-
-
-def _check_buf_len(max_buf_len: Any, where: str) -> int:
-    if not isinstance(max_buf_len, (int, numpy.integer)) or isinstance(max_buf_len, bool):
-        raise TypeError(f"{where}: max_buf_len must be an int, got {type(max_buf_len).__name__}")
-    if not 1 <= max_buf_len <= _MAX_CHUNK:
-        raise ValueError(f"{where}: max_buf_len must be in [1, {_MAX_CHUNK}], got {max_buf_len}")
-    return int(max_buf_len)
 
 
 __all__ = ["MpiCommunicatorBase"]

@@ -8,6 +8,7 @@ import numpy
 
 import chainer
 from chainer import backend, function_node
+from chainermn.functions import _consistency
 
 
 def _delegate_array(xp: Any) -> Any:
@@ -90,7 +91,8 @@ def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> chainer.Variable
     Args:
         x: A variable (or array), or a tuple of them, to send.
         communicator: ChainerMN communicator.
-        rank: Destination process.
+        rank: Destination process (this process itself is allowed: it receives
+            with :func:`recv` later).
         tag: Message tag (MPI feature).
 
     Returns:
@@ -100,12 +102,10 @@ def send(x: Any, communicator: Any, rank: int, tag: int = 0) -> chainer.Variable
         >>> phi = chainermn.functions.send(h, comm, rank=1)  # doctest: +SKIP
     """
     where = "chainermn.functions.send"
-    if rank == communicator.rank:
-        raise ValueError(f"{where}: rank {rank} is this process; send to another rank")
     xs = tuple(x) if isinstance(x, (tuple, list)) else (x,)
     if not xs:
         raise ValueError(f"{where}: nothing to send (x is empty)")
-    variables = [chainer.as_variable(v) for v in xs]
+    variables = [_consistency.requiring_grad(chainer.as_variable(v)) for v in xs]
     (delegate,) = Send(communicator, rank, tag).apply(variables)
     delegate.name = "delegate_variable"
     delegate.grad = _delegate_array(delegate.xp)  # so that delegate.backward() works
@@ -122,7 +122,7 @@ def recv(communicator: Any, rank: int, delegate_variable: Any = None, tag: int =
 
     Args:
         communicator: ChainerMN communicator.
-        rank: Source process.
+        rank: Source process (this process itself is allowed, after its :func:`send`).
         delegate_variable: Variable connecting the previous part of the graph.
         tag: Message tag (MPI feature).
         force_tuple: Return a tuple even when one array was received.
@@ -134,15 +134,13 @@ def recv(communicator: Any, rank: int, delegate_variable: Any = None, tag: int =
         >>> y = chainermn.functions.recv(comm, rank=1, delegate_variable=phi)  # doctest: +SKIP
     """
     where = "chainermn.functions.recv"
-    if rank == communicator.rank:
-        raise ValueError(f"{where}: rank {rank} is this process; receive from another rank")
     if delegate_variable is None:
         delegate_variable = chainer.Variable(_delegate_array(numpy))
     elif not isinstance(delegate_variable, chainer.Variable):
         raise TypeError(
             f"{where}: delegate_variable must be a chainer.Variable or None, got {type(delegate_variable).__name__}"
         )
-    ys = Recv(communicator, rank, tag).apply((delegate_variable,))
+    ys = Recv(communicator, rank, tag).apply((_consistency.requiring_grad(delegate_variable),))
     if len(ys) == 1 and not force_tuple:
         return ys[0]
     return ys
