@@ -375,31 +375,51 @@ class FunctionTestCase(FunctionTestBase):
         outputs = self.forward(inputs, backend_config.device)
         return _check_variable_types(outputs, backend_config.device, "forward", FunctionTestError)
 
+    def _expected(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+
     def test_forward(self, backend_config: Any) -> None:
         """The outputs of :meth:`forward` agree with :meth:`forward_expected`."""
         self._begin("test_forward", backend_config, "skip_forward_test")
         inputs = self._generate_inputs()
-        expected = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+        expected = self._expected(inputs)
         outputs = self._forward(_as_variables(self._to_device(inputs, backend_config)), backend_config)
         self._run_forward_check(outputs, expected)
+
+    def _gradient_check_arguments(
+        self, backend_config: Any, double: bool
+    ) -> tuple[Callable[..., Any], tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None:
+        """What a (double) gradient check of fresh inputs takes: the forward reduced to
+        the outputs that have a gradient, then the inputs, the output gradients and, for
+        a double check, the input gradients' gradients, all on the tested device;
+        ``None`` if no output has a gradient."""
+        inputs = self._generate_inputs()
+        grad_outputs = self._generate_grad_outputs(self._expected(inputs))
+        grad_grad_inputs: tuple[Any, ...] = ()
+        if double:
+            grad_grad_inputs = _check_array_types(
+                self.generate_grad_grad_inputs(inputs), backend.CpuDevice(), "generate_grad_grad_inputs"
+            )
+        f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
+        if not grad_outputs:
+            return None
+        return (
+            f,
+            self._to_device(inputs, backend_config),
+            self._to_device(grad_outputs, backend_config),
+            self._to_device(grad_grad_inputs, backend_config),
+        )
 
     def test_backward(self, backend_config: Any) -> None:
         """The backward of the function agrees with numerical gradients."""
         self._begin("test_backward", backend_config, "skip_backward_test")
 
         def check() -> None:
-            inputs = self._generate_inputs()
-            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
-            grad_outputs = self._generate_grad_outputs(template)
-            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
-            if not grad_outputs:
-                return
-            gradient_check.check_backward(
-                f,
-                self._to_device(inputs, backend_config),
-                self._to_device(grad_outputs, backend_config),
-                **self._gradient_options(self.check_backward_options),
-            )
+            arguments = self._gradient_check_arguments(backend_config, double=False)
+            if arguments is not None:
+                f, inputs, grad_outputs, _ = arguments
+                options = self._gradient_options(self.check_backward_options)
+                gradient_check.check_backward(f, inputs, grad_outputs, **options)
 
         self._run_gradient_check(check, "backward")
 
@@ -408,22 +428,10 @@ class FunctionTestCase(FunctionTestBase):
         self._begin("test_double_backward", backend_config, "skip_double_backward_test")
 
         def check() -> None:
-            inputs = self._generate_inputs()
-            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
-            grad_outputs = self._generate_grad_outputs(template)
-            grad_grad_inputs = _check_array_types(
-                self.generate_grad_grad_inputs(inputs), backend.CpuDevice(), "generate_grad_grad_inputs"
-            )
-            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
-            if not grad_outputs:
-                return
-            gradient_check.check_double_backward(
-                f,
-                self._to_device(inputs, backend_config),
-                self._to_device(grad_outputs, backend_config),
-                self._to_device(grad_grad_inputs, backend_config),
-                **self._gradient_options(self.check_double_backward_options),
-            )
+            arguments = self._gradient_check_arguments(backend_config, double=True)
+            if arguments is not None:
+                options = self._gradient_options(self.check_double_backward_options)
+                gradient_check.check_double_backward(*arguments, **options)
 
         self._run_gradient_check(check, "double backward")
 
