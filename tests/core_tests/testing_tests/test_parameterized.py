@@ -18,6 +18,29 @@ def test_product_of_a_dict_takes_every_combination_in_order():
     assert testing.product({}) == [{}]
 
 
+def test_product_takes_the_keys_in_sorted_order():
+    # The first key in sorted order varies slowest, whatever the order of the dict.
+    assert testing.product({"b": [1, 2], "a": [3, 4]}) == [
+        {"a": 3, "b": 1},
+        {"a": 3, "b": 2},
+        {"a": 4, "b": 1},
+        {"a": 4, "b": 2},
+    ]
+
+
+def test_class_names_show_every_parameter_shortened_by_itself(scratch):
+    import numpy
+
+    class Case(unittest.TestCase):
+        def test_a(self):
+            pass
+
+    params = {"f": test_product_takes_the_keys_in_sorted_order, "dtype": numpy.float32, "s": "y" * 300}
+    (name,) = scratch.expand(testing.parameterize(params), Case)
+    head, tail = "'" + "y" * 47, "y" * 48 + "'"
+    assert name == f"Case_param_0_{{dtype=float32, f=test_product_takes_the_keys_in_sorted_order, s={head}...{tail}}}"
+
+
 def test_a_key_naming_several_parameters_takes_tuples_of_them():
     assert testing.product({"x,y": [(1, 2), (3, 4)], "z": [0]}) == [
         {"x": 1, "y": 2, "z": 0},

@@ -41,6 +41,7 @@ import numpy
 from chainer import backend, gradient_check, initializers, variable
 from chainer import link as link_module
 from chainer.testing import array as array_module
+
 # The checks live in their own module (this one is long enough); their names are
 # imported here, where 7.8.1 defined them.
 from chainer.testing._harness_checks import (
