@@ -351,9 +351,14 @@ class Link(device_resident.DeviceResident):
             param.cleargrad()
 
     def zerograds(self) -> None:
-        """Fill the gradient of every parameter with zeros (prefer :meth:`cleargrads`)."""
+        """Fill the gradient of every parameter with zeros.
+
+        Deprecated (as in Chainer 7): use :meth:`cleargrads`.
+        """
+        warnings.warn("Link.zerograds is deprecated; use Link.cleargrads instead", DeprecationWarning, stacklevel=2)
         for param in self.params():
-            param.zerograd()
+            # One warning for the link, not one per parameter.
+            param._zerograd()
 
     def count_params(self) -> int:
         """Total number of elements of the initialized parameters.
