@@ -136,7 +136,8 @@ class ParameterStatistics(extension_module.Extension):
             link_name = getattr(link, "name", "None")
             for param_name, param in link.namedparams():
                 for attr_name in self._attrs:
-                    array = param.array if attr_name == "data" else param.grad
+                    # (An uninitialized parameter's gradient cannot be read: skip it with its array.)
+                    array = param.array if attr_name == "data" or param.array is None else param.grad
                     if array is None:
                         continue
                     array = array.ravel()
