@@ -192,6 +192,9 @@ class GpuDevice(_backend.Device):
     def name(self) -> str:
         return f"@cupy:{self.device.id}"
 
+    def __repr__(self) -> str:
+        return f"<GpuDevice (cupy):{self.device.id}>"
+
     def create_context(self) -> Any:
         return self.device
 

@@ -54,6 +54,9 @@ class Intel64Device(_backend.Device):
     def name(self) -> str:
         return "@intel64"
 
+    def __repr__(self) -> str:
+        return "<Intel64Device>"
+
     @staticmethod
     def from_array(array: Any) -> Intel64Device | None:
         if is_ideep_available() and type(array).__name__ == "mdarray":
