@@ -249,10 +249,25 @@ def format_report(report: Report, doctor: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _RuntimeInfo:
+    """The runtime information, collected when created; ``str()`` is what
+    :func:`print_runtime_info` prints."""
+
+    def __init__(self) -> None:
+        self.report = collect()
+
+    def __str__(self) -> str:
+        return format_report(self.report, doctor=False)
+
+
+def _get_runtime_info() -> _RuntimeInfo:
+    return _RuntimeInfo()
+
+
 def print_runtime_info(out: TextIO | None = None) -> None:
     """Print versions of Chainer's distributions, NumPy, CuPy/CUDA and optional
     libraries, the plugins found and whether each backend is usable."""
-    (sys.stdout if out is None else out).write(format_report(collect(), doctor=False))
+    (sys.stdout if out is None else out).write(str(_get_runtime_info()))
 
 
 def doctor(out: TextIO | None = None) -> int:
