@@ -55,6 +55,10 @@ class FunctionAdapter(function_node.FunctionNode):
     def label(self) -> str:
         return self._function.label
 
+    @property
+    def _impl_name(self) -> str:
+        return type(self._function).__name__
+
     def check_type_forward(self, in_types: Any) -> None:
         self._function.check_type_forward(in_types)
 

@@ -107,6 +107,11 @@ class FunctionNode:
         return self._label or type(self).__name__
 
     @property
+    def _impl_name(self) -> str:
+        # The implementing class's name, by which profiling hooks group their records.
+        return type(self).__name__
+
+    @property
     def local_function_hooks(self) -> dict[str, function_hook.FunctionHook]:
         """Hooks registered on this function only, by name."""
         if self._local_function_hooks is None:

@@ -32,7 +32,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
         used0, total0 = self._starts.pop()
         used = self._pool.used_bytes() - used0
         acquired = self._pool.total_bytes() - total0
-        self.call_history.append((function.label, used, acquired))
+        self.call_history.append((function._impl_name, used, acquired))
 
     def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         self._start()
