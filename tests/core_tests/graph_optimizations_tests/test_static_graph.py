@@ -512,3 +512,25 @@ def test_invalid_uses():
 
     with pytest.raises(TypeError, match="must be variables, arrays"):
         Unhashable()(numpy.ones((2, 6), numpy.float32), {"a": {1, 2}})
+
+
+def test_chain_exposes_the_schedule_in_use_as_static_schedule():
+    import importlib
+
+    # (chainer.graph_optimizations.static_graph, the attribute, is the decorator.)
+    sg = importlib.import_module("chainer.graph_optimizations.static_graph")
+
+    model = StaticMLP()
+    x = numpy.random.RandomState(0).rand(2, 6).astype(numpy.float32)
+    with chainer.using_config("use_static_graph", False):
+        model(x)
+    assert not hasattr(model, "static_schedule") and not hasattr(model, "schedule_manager")
+    model(x)
+    recorded = model.static_schedule
+    assert isinstance(recorded, sg.StaticScheduleFunction)
+    model(x)
+    assert model.static_schedule is recorded and recorded.n_replays == 1
+    assert copy.deepcopy(model).static_schedule is None  # bound to the original's parameters
+    info = sg.ArrayInfo(x)
+    assert info == sg.ArrayInfo(numpy.zeros((2, 6), numpy.float32))
+    assert info != sg.ArrayInfo(numpy.zeros((2, 6), numpy.float64)) and info != sg.ArrayInfo(None)

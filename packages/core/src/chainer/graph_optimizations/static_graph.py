@@ -14,6 +14,7 @@ import numpy
 
 from chainer import configuration, link, link_hook, variable
 from chainer.graph_optimizations import _schedule
+from chainer.graph_optimizations._schedule import ArrayInfo, StaticScheduleFunction
 
 _OPTIONS = ("force_test_define_by_run", "minimize_cache_size", "verbosity_level", "enable_double_backprop")
 # Marks a call signature whose define-by-run code cannot be replayed.
@@ -188,6 +189,7 @@ class _StaticForward:
             if schedule.is_valid():
                 if self.verbosity_level >= 2:
                     print(f"{self.where}: replaying {schedule!r}", file=sys.stdout)
+                chain.__dict__["static_schedule"] = schedule
                 return schedule.forward(list(leaves))
         return self._record(chain, manager, key, args, kwargs)
 
@@ -220,6 +222,8 @@ class _StaticForward:
         if self.minimize_cache_size:
             manager.schedules.clear()
         manager.schedules[key] = schedule
+        # The schedule in use, under Chainer's name for it.
+        chain.__dict__["static_schedule"] = schedule
         if self.verbosity_level >= 1:
             print(f"{self.where}: recorded a schedule of {len(schedule.steps)} steps", file=sys.stdout)
             if self.verbosity_level >= 2:
@@ -316,4 +320,4 @@ def _decorate(func: Callable[..., Any], options: dict[str, Any]) -> Callable[...
     return forward
 
 
-__all__ = ["ScheduleManager", "static_graph"]
+__all__ = ["ArrayInfo", "ScheduleManager", "StaticScheduleFunction", "static_graph"]
