@@ -214,3 +214,31 @@ def test_variable_to_device_roundtrip_on_cpu():
     with pytest.raises(RuntimeError, match="ChainerX"):
         v.to_chx()
     assert v.from_chx() is v
+
+
+@requires_no_cupy
+def test_cupy_names_without_cupy():
+    from chainer.function_hooks import cupy_memory_profile
+
+    for name in ("Event", "Stream"):
+        cls = getattr(cuda, name)
+        assert cls.__name__ == name
+        with pytest.raises(RuntimeError, match="CuPy is not installed"):
+            cls()
+    with pytest.raises(NotImplementedError, match="CuPy 14 no longer provides"):
+        cuda.get_cudnn_dropout_states()
+    assert cupy_memory_profile.memory_hook_available is False
+    hook = cupy_memory_profile.CupyMemoryCumulativeHook()
+    assert (hook.used_bytes, hook.acquired_bytes) == (0, 0)
+    with pytest.raises(RuntimeError, match="CuPy is not installed"), hook:
+        pass
+
+
+def test_intel64_without_ideep():
+    from chainer.backends import intel64
+
+    assert not isinstance(np.ones(1), intel64.mdarray)
+    with chainer.using_config("use_ideep", "always"):
+        assert intel64.should_use_ideep("==always") is False
+    with pytest.raises(ValueError, match="level must be"):
+        intel64.should_use_ideep("==auto")
