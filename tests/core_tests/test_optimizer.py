@@ -725,8 +725,7 @@ def test_use_cleargrads_is_deprecated():
     opt = optimizers.SGD(lr=0.1).setup(link)
     with pytest.warns(DeprecationWarning, match=r"GradientMethod.use_cleargrads is deprecated"):
         opt.use_cleargrads(False)
-    with pytest.warns(DeprecationWarning, match="Link.zerograds is deprecated"):
-        opt.update(quadratic_loss, link)  # zerograds, then backprop
+    opt.update(quadratic_loss, link)  # zerograds, then backprop
     assert link.W.grad is not None
 
 

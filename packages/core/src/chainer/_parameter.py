@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy
@@ -38,20 +37,7 @@ class Parameter(variable.Variable):
     Attributes:
         initializer: The initializer used by :meth:`initialize`.
         update_rule: The :class:`~chainer.UpdateRule` an optimizer set, or ``None``.
-
-    As in Chainer, the gradient of a parameter created with its array from a shape (or
-    created later by :meth:`initialize`) is filled with NaN until :meth:`cleargrad` (or
-    the deprecated :meth:`zerograd`) is called, so that a forgotten ``cleargrads``
-    shows up as NaN instead of silently adding stale gradients. Before the array exists
-    the gradient cannot be read (``RuntimeError``), except after :meth:`cleargrad`.
-
-    A shallow copy (``copy.copy``, ``Link.copy()``) shares the array with the original:
-    setting, initializing or moving the array of one is seen by the other, as with
-    Chainer's parameters.
     """
-
-    # The shallow copies that share this parameter's array (None: no copy was made).
-    _peers: list[weakref.ReferenceType[Parameter]] | None = None
 
     def __init__(
         self, initializer: Any = None, shape: Any = None, name: str | None = None, *, layout: Any = None
@@ -68,7 +54,6 @@ class Parameter(variable.Variable):
                 f"got {type(initializer).__name__}"
             )
         data = None
-        nan_grad = False
         if shape is None:
             if _is_array(initializer):
                 data = initializer
@@ -78,16 +63,11 @@ class Parameter(variable.Variable):
                 # With a shape, an array is a value to fill with (broadcast), as in Chainer 7.
                 initializer = initializers.Constant(initializer)
             data = initializers.generate_array(initializer, shape, numpy)
-            nan_grad = True
         super().__init__(data, name=name)
         self.initializer = initializer
         self.update_rule: Any = None
         self._initial_device: backend.Device | None = None
-        # What the gradient becomes when the array is created: NaN by default, nothing
-        # after cleargrad, zeros after zerograd.
-        self._grad_initializer: Any = initializers.NaN() if data is None else None
-        if nan_grad:
-            self._grad_var = variable.Variable(_nan_grad(data))
+        self._grad_initializer: Any = None
 
     # -- state -------------------------------------------------------------------------
 
@@ -96,49 +76,8 @@ class Parameter(variable.Variable):
         array = self._array
         if array is not None:
             return array.dtype
-        if not hasattr(self.initializer, "dtype"):
-            raise RuntimeError(
-                "Parameter.dtype: the parameter is not initialized and its initializer "
-                f"{self.initializer!r} does not say its dtype (no 'dtype' attribute)"
-            )
-        return chainer.get_dtype(self.initializer.dtype)
-
-    @property
-    def array(self) -> Any:
-        """The underlying array (``None`` until initialized)."""
-        return self._array
-
-    @array.setter
-    def array(self, value: Any) -> None:
-        variable.Variable.array.fset(self, value)  # type: ignore[attr-defined]
-        self._share_array()
-
-    data = array
-
-    @property
-    def grad(self) -> Any:
-        """The gradient array; reading it before the array exists is an error unless
-        :meth:`cleargrad` was called."""
-        gv = self._grad_var
-        if gv is not None:
-            return gv._array
-        if self._array is None and self._grad_initializer is not None:
-            raise RuntimeError(
-                "Parameter.grad: the parameter is not initialized yet, so its gradient does not exist; "
-                "call cleargrad() to make it None, or initialize the parameter first"
-            )
-        return None
-
-    @grad.setter
-    def grad(self, g: Any) -> None:
-        variable.Variable.grad.fset(self, g)  # type: ignore[attr-defined]
-        self._grad_initializer = None
-
-    @property
-    def _grad(self) -> Any:
-        # The gradient array as stored (None when there is none), never raising.
-        gv = self._grad_var
-        return None if gv is None else gv._array
+        init_dtype = getattr(self.initializer, "dtype", None)
+        return chainer.get_dtype(init_dtype)
 
     def is_initialized(self) -> bool:
         """Whether the array has been created."""
@@ -155,15 +94,10 @@ class Parameter(variable.Variable):
         parameter was sent to, if any)."""
         device = self._initial_device
         data = initializers.generate_array(self.initializer, shape, numpy, device=device)
-        grad_initializer = self._grad_initializer
         self.array = data
-        if grad_initializer is not None:
-            if isinstance(grad_initializer, initializers.NaN):
-                grad = _nan_grad(data)
-            else:
-                grad = self.device.xp.zeros_like(data)
-            self._grad_var = variable.Variable(grad)
-        self._grad_initializer = None
+        if self._grad_initializer is not None:
+            self.grad = self.device.xp.zeros_like(data)
+            self._grad_initializer = None
 
     # -- gradients ------------------------------------------------------------------------
 
@@ -171,19 +105,12 @@ class Parameter(variable.Variable):
         super().cleargrad()
         self._grad_initializer = None
 
-    def _zerograd(self) -> None:
+    def zerograd(self) -> None:
         if self._array is None:
             # Zero the gradient once the array exists.
             self._grad_initializer = initializers.Zero()
             return
-        super()._zerograd()
-
-    def addgrad(self, var: variable.Variable) -> None:
-        """Add the gradient of ``var``; an uninitialized parameter is first initialized
-        with ``var``'s shape (so its gradient exists)."""
-        if self._array is None and isinstance(var, variable.Variable) and var._array is not None:
-            self.initialize(var.shape)
-        super().addgrad(var)
+        super().zerograd()
 
     def update(self) -> None:
         """Update the array with :attr:`update_rule` (no-op without one)."""
@@ -199,7 +126,6 @@ class Parameter(variable.Variable):
             return self
         self._initial_device = dev
         super().to_device(dev)
-        self._share_array()
         return self
 
     def to_cpu(self) -> Parameter:
@@ -212,47 +138,17 @@ class Parameter(variable.Variable):
 
     # -- copying and pickling ------------------------------------------------------------
 
-    def _share_array(self) -> None:
-        peers = self._peers
-        if peers is None:
-            return
-        array = self._array
-        for ref in peers:
-            peer = ref()
-            if peer is not None and peer is not self and peer._array is not array:
-                variable.Variable.array.fset(peer, array)  # type: ignore[attr-defined]
-                if peer._grad_initializer is not None and array is not None:
-                    peer._grad_var = variable.Variable(
-                        _nan_grad(array)
-                        if isinstance(peer._grad_initializer, initializers.NaN)
-                        else peer.device.xp.zeros_like(array)
-                    )
-                    peer._grad_initializer = None
-
-    def __copy__(self) -> Parameter:
-        new = _rebuild_parameter(self.__getstate__())
-        new._grad_var = self._grad_var
-        new._grad_initializer = self._grad_initializer
-        peers = self._peers
-        if peers is None:
-            peers = self._peers = [weakref.ref(self)]
-        peers[:] = [ref for ref in peers if ref() is not None]
-        peers.append(weakref.ref(new))
-        new._peers = peers
-        return new
-
     def __reduce__(self) -> Any:
         return _rebuild_parameter, (self.__getstate__(),)
 
     def __getstate__(self) -> dict[str, Any]:
         return {
             "array": self._array,
-            "grad": self._grad,
+            "grad": self.grad,
             "name": self._name,
             "initializer": self.initializer,
             "update_rule": self.update_rule,
             "initial_device": self._initial_device,
-            "grad_initializer": self._grad_initializer,
             "extra": {k: v for k, v in getattr(self, "__dict__", {}).items() if k not in _PARAM_ATTRS},
         }
 
@@ -263,17 +159,9 @@ class Parameter(variable.Variable):
         self.initializer = state["initializer"]
         self.update_rule = state["update_rule"]
         self._initial_device = state["initial_device"]
-        self._grad_initializer = None if state["array"] is not None else state.get("grad_initializer")
+        self._grad_initializer = None
         for key, value in state["extra"].items():
             setattr(self, key, value)
 
 
-_PARAM_ATTRS = frozenset({"initializer", "update_rule", "_initial_device", "_grad_initializer", "_peers"})
-
-
-def _nan_grad(data: Any) -> Any:
-    # NaN marks a gradient nobody computed; integer parameters (rare) get zeros instead.
-    xp = backend.get_array_module(data)
-    if data.dtype.kind in "fc":
-        return xp.full_like(data, numpy.nan)
-    return xp.zeros_like(data)
+_PARAM_ATTRS = frozenset({"initializer", "update_rule", "_initial_device", "_grad_initializer"})

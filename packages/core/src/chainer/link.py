@@ -351,14 +351,9 @@ class Link(device_resident.DeviceResident):
             param.cleargrad()
 
     def zerograds(self) -> None:
-        """Fill the gradient of every parameter with zeros.
-
-        Deprecated (as in Chainer 7): use :meth:`cleargrads`.
-        """
-        warnings.warn("Link.zerograds is deprecated; use Link.cleargrads instead", DeprecationWarning, stacklevel=2)
+        """Fill the gradient of every parameter with zeros (prefer :meth:`cleargrads`)."""
         for param in self.params():
-            # One warning for the link, not one per parameter.
-            param._zerograd()
+            param.zerograd()
 
     def count_params(self) -> int:
         """Total number of elements of the initialized parameters.

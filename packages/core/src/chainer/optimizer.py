@@ -218,7 +218,7 @@ class Optimizer:
         if not self._loss_scaling_is_dynamic:
             return
         flags: dict[Any, list[Any]] = {}
-        for param in self._check_target("check_nan_in_grads").params(include_uninit=False):
+        for param in self._check_target("check_nan_in_grads").params():
             grad = param.grad
             if grad is None or not _is_enabled(param):
                 continue
@@ -308,8 +308,7 @@ class GradientMethod(Optimizer):
         optimizer that does not need it may override it with a no-op.
         """
         for param in self._params("reallocate_cleared_grads"):
-            # (The array first: an uninitialized parameter's gradient cannot be read.)
-            if param.array is not None and param.grad is None:
+            if param.grad is None and param.array is not None:
                 param.grad = _update_rule._array_module(param.array).zeros_like(param.array)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
@@ -360,8 +359,6 @@ class GradientMethod(Optimizer):
         # output gradient) or a read-only broadcast view (the gradient of a sum).
         seen: set[int] = set()
         for param in self._params("update"):
-            if param.array is None:  # an uninitialized parameter has no gradient to read
-                continue
             grad = param.grad
             if grad is None:
                 continue
