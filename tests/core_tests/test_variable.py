@@ -305,3 +305,8 @@ def test_grad_setter_makes_a_grad_var_that_requires_grad():
     x = Variable(np.ones(2, np.float32), requires_grad=False)
     x.grad = np.zeros(2, np.float32)
     assert x.grad_var.requires_grad is True and x.requires_grad is False
+
+
+def test_unary_plus_is_the_variable_itself():
+    x = Variable(np.arange(3.0))
+    assert +x is x

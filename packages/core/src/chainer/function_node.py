@@ -358,14 +358,15 @@ class FunctionNode:
                 result.append(gx + g_acc)
         return tuple(result)
 
-    def get_retained_inputs(self) -> tuple[variable.Variable, ...]:
+    def get_retained_inputs(self) -> tuple[variable.Variable | None, ...]:
         """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
         inputs = self.inputs
         if self._input_indexes_to_retain is None or inputs is None:
             return ()
-        # An input given as None stays None (Chainer allows None inputs).
+        # An input given as None (an absent gradient passed on by a backward) is
+        # retained as None, as in 7.8.1, not as a Variable holding None.
         return tuple(
-            None if inputs[i].shape is None and inputs[i].data is None else inputs[i].get_variable()
+            None if inputs[i].data is None else inputs[i].get_variable()
             for i in self._input_indexes_to_retain
         )
 

@@ -617,6 +617,10 @@ class Variable:
     def __bool__(self) -> bool:
         raise TypeError("a chainer.Variable cannot be used as a bool; test its array instead (e.g. x.array.any())")
 
+    def __pos__(self) -> Variable:
+        # Unary plus is the identity, as in 7.8.1 (test code writes ``+ a * b`` with Variables).
+        return self
+
     # The arithmetic operators (+, -, *, /, //, **, @, unary - and abs) and indexing
     # (x[...]) are installed on this class by chainer.functions.math.basic_math and
     # chainer.functions.array.get_item, which build on Variable themselves. Their
