@@ -310,3 +310,17 @@ def test_grad_setter_makes_a_grad_var_that_requires_grad():
 def test_unary_plus_is_the_variable_itself():
     x = Variable(np.arange(3.0))
     assert +x is x
+
+
+def test_grad_as_stored_and_addgrad_initializing_a_lazy_parameter():
+    x = Variable(np.ones(2, np.float32))
+    assert x._grad is None
+    x.grad = np.full(2, 3.0, np.float32)
+    assert x._grad is x.grad
+    lazy = chainer.Parameter()
+    lazy.cleargrad()
+    src = chainer.Parameter(np.array([1.0, 2.0], np.float32))
+    src.grad = np.array([5.0, 6.0], np.float32)
+    lazy.addgrad(src)  # the parameter gets its array (of the source's shape) first
+    assert lazy.array.shape == (2,)
+    np.testing.assert_array_equal(lazy.grad, [5.0, 6.0])

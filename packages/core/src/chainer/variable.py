@@ -306,6 +306,12 @@ class Variable:
         """The gradient as a :class:`Variable` (part of a graph after double backprop)."""
         return self._grad_var
 
+    @property
+    def _grad(self) -> Any:
+        # The gradient array as stored (code written for Chainer reads it), never raising.
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
         if g is not None:
@@ -348,6 +354,11 @@ class Variable:
         src = var.grad
         if src is None:
             return
+        if self._array is None and var._array is not None:
+            # An uninitialized parameter is initialized to the source's shape first, as in Chainer.
+            initialize = getattr(self, "initialize", None)
+            if initialize is not None:
+                initialize(var._array.shape)
         device = self.device
         src = device.send(src)
         if self.grad is None:
