@@ -186,3 +186,14 @@ def test_assert_allclose_is_a_deprecated_alias():
         gradient_check.assert_allclose(np.ones(2), np.ones(2))
     with pytest.warns(DeprecationWarning), pytest.raises(AssertionError):
         gradient_check.assert_allclose(np.ones(2), np.zeros(2))
+
+
+def test_check_backward_detection_judges_the_fit_by_rtol_alone():
+    # The kink of |x0 - x1| lies within the eps step along the direction: a large atol
+    # must not hide it (Chainer's detection uses rtol only).
+    x0 = np.array(0.3, np.float64)
+    x1 = np.array(0.3 + 1e-5, np.float64)
+    with pytest.raises(gradient_check.NondifferentiableError):
+        gradient_check.check_backward(
+            lambda a, b: F.absolute(a - b), (x0, x1), np.array(1.0), atol=1e-1, detect_nondifferentiable=True
+        )

@@ -355,7 +355,8 @@ class _CheckBackward:
                 self.y_grad,
                 eps=self.eps,
                 detect_nondifferentiable=self.detect_nondifferentiable,
-                diff_atol=self.atol,
+                # As Chainer: the fit is judged relative to the values' range only (rtol).
+                diff_atol=0,
                 diff_rtol=self.rtol,
             )
         finally:
@@ -391,7 +392,7 @@ def check_backward(
         params: Parameters (:class:`~chainer.Variable`) ``func`` uses whose gradients are
             checked too.
         eps: Finite-difference step (the length of the step along ``d``).
-        atol, rtol: Tolerances (also those of the nondifferentiability test).
+        atol, rtol: Tolerances (``rtol`` is also that of the nondifferentiability test).
         no_grads: Per input, ``True`` if it has no gradient (default: non-float inputs).
             A float input marked so must get no gradient from backward (``RuntimeError``).
         dtype: Compute the numerical derivative with the float inputs cast to this dtype
