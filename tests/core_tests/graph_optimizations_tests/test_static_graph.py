@@ -534,3 +534,21 @@ def test_chain_exposes_the_schedule_in_use_as_static_schedule():
     info = sg.ArrayInfo(x)
     assert info == sg.ArrayInfo(numpy.zeros((2, 6), numpy.float32))
     assert info != sg.ArrayInfo(numpy.zeros((2, 6), numpy.float64)) and info != sg.ArrayInfo(None)
+
+
+def test_schedules_are_keyed_by_schedule_info():
+    import importlib
+
+    sg = importlib.import_module("chainer.graph_optimizations.static_graph")
+    model = StaticMLP()
+    x = numpy.ones((2, 6), numpy.float32)
+    model(x)
+    (key,) = model.schedule_manager.schedules
+    assert isinstance(key, sg.ScheduleInfo)
+    assert key.train is True and key.enable_backprop is True
+    with chainer.using_config("train", False):
+        model(x)
+    assert {k.train for k in model.schedule_manager.schedules} == {False}  # minimize_cache_size keeps one
+    utilities = importlib.import_module("chainer.graph_optimizations.static_graph_utilities")
+    with pytest.raises(NotImplementedError, match="records every function through a function hook"):
+        utilities.static_forward_optimizations(None, ())

@@ -8,7 +8,7 @@ import threading
 import warnings
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
@@ -21,6 +21,16 @@ _OPTIONS = ("force_test_define_by_run", "minimize_cache_size", "verbosity_level"
 _DEFINE_BY_RUN = "define-by-run"
 
 
+class ScheduleInfo(NamedTuple):
+    """The call signature a schedule is recorded for (the keys of
+    :attr:`ScheduleManager.schedules`): the training mode, whether backprop is enabled,
+    and the structure, shapes, dtypes and devices of the arguments."""
+
+    train: bool
+    enable_backprop: bool
+    signature: Any
+
+
 class ScheduleManager:
     """The static schedules of one static chain (its ``schedule_manager`` attribute).
 
@@ -30,8 +40,9 @@ class ScheduleManager:
     any number of times per iteration without notifying it.
 
     Attributes:
-        schedules: The recorded :class:`StaticScheduleFunction` s by call signature
-            (a signature whose code cannot be replayed maps to ``'define-by-run'``).
+        schedules: The recorded :class:`StaticScheduleFunction` s by
+            :class:`ScheduleInfo` (a signature whose code cannot be replayed maps to
+            ``'define-by-run'``).
     """
 
     def __init__(self, owner: Any = None) -> None:
@@ -181,6 +192,7 @@ class _StaticForward:
                     for a in args
                 ]
             )
+        # A plain tuple looks up the ScheduleInfo keys (equal hashes and equality).
         key = (flags.train, flags.enable_backprop, signature)
         schedule = manager.schedules.get(key)
         if schedule is not None:
@@ -194,6 +206,7 @@ class _StaticForward:
         return self._record(chain, manager, key, args, kwargs)
 
     def _record(self, chain: Any, manager: ScheduleManager, key: Any, args: Any, kwargs: Any) -> Any:
+        key = ScheduleInfo(*key)
         leaves: list[Any] = []
         _schedule._flatten((args, kwargs), leaves, arrays_only=True)
         # Lazily initialised parameters draw their values during this call; record the
@@ -320,4 +333,4 @@ def _decorate(func: Callable[..., Any], options: dict[str, Any]) -> Callable[...
     return forward
 
 
-__all__ = ["ArrayInfo", "ScheduleManager", "StaticScheduleFunction", "static_graph"]
+__all__ = ["ArrayInfo", "ScheduleInfo", "ScheduleManager", "StaticScheduleFunction", "static_graph"]
