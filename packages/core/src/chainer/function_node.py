@@ -15,7 +15,7 @@ from typing import Any
 import numpy
 
 from chainer import _backprop, backend, configuration, function_hook, variable
-from chainer.utils import type_check
+from chainer.utils import error, type_check
 
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
@@ -51,16 +51,6 @@ def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank
     node.shape = None if array is None else array.shape
     var._node = node
     return node
-
-
-def _describe_inputs(in_data: Sequence[Any]) -> str:
-    parts = []
-    for x in in_data:
-        if x is None:
-            parts.append("None")
-        else:
-            parts.append(f"{type(x).__module__.split('.')[0]}.{type(x).__name__} {x.dtype} {tuple(x.shape)}")
-    return ", ".join(parts)
 
 
 class FunctionNode:
@@ -168,7 +158,7 @@ class FunctionNode:
         try:
             outputs = self.forward(in_data_t)
         except Exception as exc:
-            exc.add_note(f"(raised in the forward of {self.label} on inputs: {_describe_inputs(in_data_t)})")
+            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data_t)})")
             raise
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
@@ -366,8 +356,7 @@ class FunctionNode:
         # An input given as None (an absent gradient passed on by a backward) is
         # retained as None, as in 7.8.1, not as a Variable holding None.
         return tuple(
-            None if inputs[i].data is None else inputs[i].get_variable()
-            for i in self._input_indexes_to_retain
+            None if inputs[i].data is None else inputs[i].get_variable() for i in self._input_indexes_to_retain
         )
 
     def get_retained_outputs(self) -> tuple[variable.Variable, ...]:

@@ -76,40 +76,37 @@ def _set_conv(param: Any, func: Any, n_out: int, ksize: tuple[int, int], bias_te
         param.group = int(func.groups)
 
 
+def _weights(layer: Any, ins: tuple[Any, ...], params: bool) -> bool:
+    """Store the weight (input 1) and the bias (input 2, if given) as blobs; return
+    whether there is a bias."""
+    bias = len(ins) > 2 and ins[2] is not None
+    if params:
+        for array in ins[1:3] if bias else ins[1:2]:
+            _add_blob(layer, array.shape, array)
+    return bias
+
+
 def _linear(pb: Any, layer: Any, func: Any, ins: tuple[Any, ...], params: bool) -> tuple[int, Any]:
     layer.type = "InnerProduct"
-    W = ins[1]
-    layer.inner_product_param.num_output = int(W.shape[0])
-    layer.inner_product_param.bias_term = len(ins) > 2 and ins[2] is not None
-    if params:
-        _add_blob(layer, W.shape, W)
-        if layer.inner_product_param.bias_term:
-            _add_blob(layer, ins[2].shape, ins[2])
+    layer.inner_product_param.num_output = int(ins[1].shape[0])
+    layer.inner_product_param.bias_term = _weights(layer, ins, params)
     return 1, None
 
 
 def _convolution(pb: Any, layer: Any, func: Any, ins: tuple[Any, ...], params: bool) -> tuple[int, Any]:
     layer.type = "Convolution"
     W = ins[1]
-    bias = len(ins) > 2 and ins[2] is not None
+    bias = _weights(layer, ins, params)
     _set_conv(layer.convolution_param, func, int(W.shape[0]), _pair(W.shape[2:], "the kernel"), bias)
-    if params:
-        _add_blob(layer, W.shape, W)
-        if bias:
-            _add_blob(layer, ins[2].shape, ins[2])
     return 1, None
 
 
 def _deconvolution(pb: Any, layer: Any, func: Any, ins: tuple[Any, ...], params: bool) -> tuple[int, Any]:
     layer.type = "Deconvolution"
     W = ins[1]
-    bias = len(ins) > 2 and ins[2] is not None
+    bias = _weights(layer, ins, params)
     n_out = int(W.shape[1]) * int(getattr(func, "groups", 1))
     _set_conv(layer.convolution_param, func, n_out, _pair(W.shape[2:], "the kernel"), bias)
-    if params:
-        _add_blob(layer, W.shape, W)
-        if bias:
-            _add_blob(layer, ins[2].shape, ins[2])
     return 1, None
 
 

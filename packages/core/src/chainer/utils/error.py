@@ -7,11 +7,12 @@ from typing import Any
 
 
 def _format_array_props(arrays: Sequence[Any]) -> str:
-    """Shape, dtype and type of each array, for a message (``None`` for a missing one)."""
+    """Library, type, dtype and shape of each array, for a message (``None`` for a
+    missing one): ``numpy.ndarray float32 (2, 3), None``."""
     parts = []
     for a in arrays:
         if a is None:
             parts.append("None")
         else:
-            parts.append(f"shape={tuple(a.shape)}, dtype={a.dtype}, type={type(a).__module__}.{type(a).__name__}")
+            parts.append(f"{type(a).__module__.split('.')[0]}.{type(a).__name__} {a.dtype} {tuple(a.shape)}")
     return ", ".join(parts)

@@ -163,19 +163,11 @@ class Expr:
 
 
 def _make_bin_operator(
-    exp: str, priority: int, func: Callable[[Any, Any], Any], right_associative: bool = False
+    exp: str, priority: int, func: Callable[[Any, Any], Any], right_associative: bool = False, reflected: bool = False
 ) -> Callable[[Any, Any], Expr]:
     def method(self: Expr, other: Any) -> Expr:
-        return BinaryOperator(priority, self, other, exp, func, right_associative)
-
-    return method
-
-
-def _make_reflected_bin_operator(
-    exp: str, priority: int, func: Callable[[Any, Any], Any], right_associative: bool = False
-) -> Callable[[Any, Any], Expr]:
-    def method(self: Expr, other: Any) -> Expr:
-        return BinaryOperator(priority, other, self, exp, func, right_associative)
+        lhs, rhs = (other, self) if reflected else (self, other)
+        return BinaryOperator(priority, lhs, rhs, exp, func, right_associative)
 
     return method
 
@@ -209,10 +201,10 @@ _BINARY_OPERATORS: tuple[tuple[str, str, int, Callable[[Any, Any], Any]], ...] =
 )
 for _name, _exp, _prio, _func in _BINARY_OPERATORS:
     setattr(Expr, f"__{_name}__", _make_bin_operator(_exp, _prio, _func))
-    setattr(Expr, f"__r{_name}__", _make_reflected_bin_operator(_exp, _prio, _func))
+    setattr(Expr, f"__r{_name}__", _make_bin_operator(_exp, _prio, _func, reflected=True))
 # ** binds tighter than unary minus and groups to the right: -x ** y ** z is -(x ** (y ** z)).
 Expr.__pow__ = _make_bin_operator("**", _POW_PRIORITY, operator.pow, right_associative=True)  # type: ignore[assignment]
-Expr.__rpow__ = _make_reflected_bin_operator("**", _POW_PRIORITY, operator.pow, right_associative=True)  # type: ignore[attr-defined]
+Expr.__rpow__ = _make_bin_operator("**", _POW_PRIORITY, operator.pow, True, reflected=True)  # type: ignore[attr-defined]
 
 _COMPARISONS: tuple[tuple[str, str, str, Callable[[Any, Any], Any]], ...] = (
     ("eq", "==", "!=", operator.eq),
