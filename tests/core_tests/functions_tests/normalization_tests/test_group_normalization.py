@@ -83,3 +83,38 @@ def test_bad_arguments():
         F.group_normalization(x, 0, one, one)
     with pytest.raises(ValueError, match="group_normalization: eps must be a non-negative real number"):
         F.group_normalization(x, 2, one, one, eps=-1.0)
+
+
+@testing.parameterize(*testing.product({"dtype": [numpy.float32, numpy.float64], "eps": [1e-5, 1e-1]}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestMulInvStd(testing.FunctionTestCase):
+    # z = gamma * y / sqrt(var(x) + eps) per row, differentiable in x (through the
+    # variance) and in y; the statistics handed to the node are those of x.
+    shape = (4, 6)
+
+    def setUp(self):
+        self.check_backward_options = {"atol": 1e-3, "rtol": 1e-3, "eps": 1e-3}
+        self.check_double_backward_options = {"atol": 1e-3, "rtol": 1e-3, "eps": 1e-3}
+        self.gamma = numpy.random.uniform(0.5, 2, self.shape[0])
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        y = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        return x, y
+
+    def forward(self, inputs, device):
+        from chainer.functions.normalization import group_normalization
+
+        x, y = inputs
+        x_host = device.xp.asnumpy(x.array) if device.xp is not numpy else x.array
+        mean = x_host.mean(axis=1)
+        inv_std = 1 / numpy.sqrt(x_host.var(axis=1) + self.eps)
+        node = group_normalization._MulInvStd(
+            self.eps, device.send(mean), device.send(inv_std), device.send(self.gamma.astype(self.dtype))
+        )
+        return node.apply((x, y))
+
+    def forward_expected(self, inputs):
+        x, y = (a.astype(numpy.float64) for a in inputs)
+        z = self.gamma[:, None] * y / numpy.sqrt(x.var(axis=1, keepdims=True) + self.eps)
+        return (z.astype(self.dtype),)

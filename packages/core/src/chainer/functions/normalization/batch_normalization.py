@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import backend, configuration, function_node, variable
@@ -72,6 +73,13 @@ class BatchNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        if layout.count == 1:
+            warnings.warn(
+                f"{_BN}: each statistic is computed from a single element (input shape {x.shape}, reduced axes "
+                f"{layout.axes}), so every variance is 0 and the output equals beta; normalize over more elements",
+                UserWarning,
+                stacklevel=2,
+            )
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         x3 = layout.to3(x)
         if self._stats is None:
@@ -234,6 +242,13 @@ class FixedBatchNormalization(function_node.FunctionNode):
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        if layout.count == 1:
+            warnings.warn(
+                f"{_BN}: each statistic is computed from a single element (input shape {x.shape}, reduced axes "
+                f"{layout.axes}), so every variance is 0 and the output equals beta; normalize over more elements",
+                UserWarning,
+                stacklevel=2,
+            )
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         scale = var.astype(dtype) + self.eps
         xp.sqrt(scale, out=scale)
