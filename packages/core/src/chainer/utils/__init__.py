@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# chainer.utils.collections_abc is the standard library's module, as in Chainer 7.8.1
+# (code written for it does `from chainer.utils import collections_abc`).
+import collections.abc as collections_abc
 from typing import Any
 
 import numpy

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
 from chainer.utils import type_check
 
@@ -13,6 +15,9 @@ class Softplus(function_node.FunctionNode):
     """:math:`\\frac{1}{\\beta} \\log(1 + e^{\\beta x})`."""
 
     def __init__(self, beta: float) -> None:
+        if isinstance(beta, numpy.ndarray) and beta.ndim == 0 and beta.dtype.kind in "iuf":
+            # A 0-dimensional array is a number too (Chainer takes one).
+            beta = beta.item()
         if not isinstance(beta, numbers.Real) or isinstance(beta, bool) or beta == 0:
             raise ValueError(f"chainer.functions.softplus: beta must be a nonzero real number, got {beta!r}")
         self.beta = float(beta)

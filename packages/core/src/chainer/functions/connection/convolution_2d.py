@@ -15,10 +15,10 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
 
     def __init__(
         self,
-        stride: Sequence[int] = (1, 1),
-        pad: Sequence[int] = (0, 0),
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         cover_all: bool = False,
-        dilate: Sequence[int] = (1, 1),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
         outsize: Sequence[int] | None = None,
     ) -> None:

@@ -28,7 +28,7 @@ def check_spatial_ndim(x: Any, ndim: int, where: str) -> None:
 
 def _positive_outsize(outsize: Sequence[int], in_size: Sequence[int], label: str) -> None:
     if any(o <= 0 for o in outsize):
-        raise ValueError(
+        raise K.OutputSizeError(
             f"{label}: the output would have size {tuple(outsize)} for an input of spatial size {tuple(in_size)}; "
             "the (dilated) kernel does not fit in the padded input"
         )
@@ -105,18 +105,18 @@ class ConvolutionND(function_node.FunctionNode):
     def __init__(
         self,
         ndim: int,
-        stride: Sequence[int],
-        pad: Sequence[int],
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         cover_all: bool = False,
-        dilate: Sequence[int] = (1,),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
         outsize: Sequence[int] | None = None,
     ) -> None:
         self.ndim = ndim
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
+        self.stride = K.geometry_tuple(stride, ndim)
+        self.pad = K.geometry_tuple(pad, ndim)
         self.cover_all = bool(cover_all)
-        self.dilate = tuple(dilate)
+        self.dilate = K.geometry_tuple(dilate, ndim)
         self.groups = groups
         self.outsize = None if outsize is None else tuple(outsize)
 

@@ -17,17 +17,17 @@ class DeconvolutionND(function_node.FunctionNode):
     def __init__(
         self,
         ndim: int,
-        stride: Sequence[int],
-        pad: Sequence[int],
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         outsize: Sequence[int] | None = None,
-        dilate: Sequence[int] = (1,),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
     ) -> None:
         self.ndim = ndim
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
+        self.stride = K.geometry_tuple(stride, ndim)
+        self.pad = K.geometry_tuple(pad, ndim)
         self.outsize = None if outsize is None else tuple(outsize)
-        self.dilate = tuple(dilate)
+        self.dilate = K.geometry_tuple(dilate, ndim)
         self.groups = groups
 
     @property
@@ -69,7 +69,7 @@ class DeconvolutionND(function_node.FunctionNode):
                 for n, k, s, p, d in zip(x.shape[2:], W.shape[2:], self.stride, self.pad, self.dilate)
             )
         if any(o <= 0 for o in self.outsize):
-            raise ValueError(
+            raise K.OutputSizeError(
                 f"{self.label}: the output would have size {self.outsize} for an input of spatial size "
                 f"{tuple(x.shape[2:])}; the padding is larger than the transposed convolution's output"
             )

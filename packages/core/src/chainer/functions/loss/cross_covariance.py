@@ -20,8 +20,8 @@ def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variab
     Args:
         y: Activations of shape ``(N, M)``, floating dtype.
         z: Activations of shape ``(N, K)``, the dtype of ``y``.
-        reduce: ``'half_squared_sum'`` (a scalar) or ``'no'`` (the ``(M, K)`` matrix of
-            :math:`\\frac12 C_{ij}^2`).
+        reduce: ``'half_squared_sum'`` (the scalar loss) or ``'no'`` (the cross-covariance
+            matrix :math:`C` itself, ``(M, K)``).
 
     Returns:
         The loss variable.
@@ -53,10 +53,9 @@ def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variab
     y_centered = y - average.mean(y, axis=0, keepdims=True)
     z_centered = z - average.mean(z, axis=0, keepdims=True)
     covariance = matmul.matmul(y_centered, z_centered, transa=True) * (1.0 / max(y.shape[0], 1))
-    squared = covariance * covariance * 0.5
     if reduce == "half_squared_sum":
-        return sum_module.sum(squared)
-    return squared
+        return sum_module.sum(covariance * covariance) * 0.5
+    return covariance
 
 
 __all__ = ["cross_covariance"]

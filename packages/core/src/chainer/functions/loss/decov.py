@@ -21,8 +21,8 @@ def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
 
     Args:
         h: Activations of shape ``(N, M)``, floating dtype.
-        reduce: ``'half_squared_sum'`` (a scalar) or ``'no'`` (the ``(M, M)`` matrix of
-            :math:`\\frac12 C_{ij}^2` with a zero diagonal).
+        reduce: ``'half_squared_sum'`` (the scalar loss) or ``'no'`` (the covariance
+            matrix :math:`C` with its diagonal set to zero, ``(M, M)``).
 
     Returns:
         The loss variable.
@@ -48,10 +48,9 @@ def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
     covariance = matmul.matmul(centered, centered, transa=True) * (1.0 / max(n, 1))
     xp = backend.get_array_module(h.array)
     off_diagonal = covariance * (1 - xp.eye(m, dtype=h.dtype))
-    squared = off_diagonal * off_diagonal * 0.5
     if reduce == "half_squared_sum":
-        return sum_module.sum(squared)
-    return squared
+        return sum_module.sum(off_diagonal * off_diagonal) * 0.5
+    return off_diagonal
 
 
 __all__ = ["decov"]

@@ -37,7 +37,10 @@ def hinge(x: Any, t: Any, norm: str = "L1", reduce: str = "mean") -> variable.Va
     from chainer.functions.math import sum as sum_module
 
     if norm not in ("L1", "L2"):
-        raise ValueError(f"chainer.functions.{_WHERE}: norm must be 'L1' or 'L2', but {norm!r} is given")
+        # NotImplementedError, as in Chainer: only these two norms are implemented.
+        raise NotImplementedError(
+            f"chainer.functions.{_WHERE}: norm must be 'L1' or 'L2' (the norms implemented), but {norm!r} is given"
+        )
     _common.check_reduce(reduce, ("mean", "no"), _WHERE)
 
     def check(in_types: Any) -> None:

@@ -14,6 +14,7 @@ spatial index shared by all channels costs one row gather.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy
@@ -140,7 +141,7 @@ def outsize_pair(outsize: Any, where: str) -> tuple[int, int]:
 
 
 def check_scale(spatial_scale: Any, where: str) -> float:
-    if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, (int, float, numpy.floating)):
+    if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, numbers.Real):
         raise TypeError(f"{where}: spatial_scale must be a number, got {spatial_scale!r}")
     if not spatial_scale > 0 or not math.isfinite(spatial_scale):
         raise ValueError(f"{where}: spatial_scale must be positive and finite, got {spatial_scale!r}")
@@ -291,9 +292,15 @@ def align_samples(
     return index_a, weight_a * valid[..., None], valid, counts
 
 
-def sampling_pair(sampling_ratio: Any, where: str) -> tuple[int, int] | None:
+def sampling_pair(sampling_ratio: Any, where: str) -> tuple[int | None, int | None] | None:
+    """``None``, or a pair whose entries are a positive int or ``None`` (the default,
+    ``ceil(bin size)``, along that axis alone)."""
     if sampling_ratio is None:
         return None
+    if isinstance(sampling_ratio, (tuple, list)) and len(sampling_ratio) == 2 and None in sampling_ratio:
+        return tuple(  # type: ignore[return-value]
+            None if r is None else K.as_tuple(r, 1, "sampling_ratio", where)[0] for r in sampling_ratio
+        )
     return K.as_tuple(sampling_ratio, 2, "sampling_ratio", where)  # type: ignore[return-value]
 
 

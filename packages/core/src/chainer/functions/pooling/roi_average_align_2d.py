@@ -30,7 +30,8 @@ def roi_average_align_2d(
         roi_indices: Integer ``(R,)``: the batch index of each RoI.
         outsize: ``o`` or ``(out_h, out_w)``.
         spatial_scale: Factor from image to ``x`` coordinates (e.g. ``1 / 16``).
-        sampling_ratio: Samples per bin along each axis (an int or a pair), or None.
+        sampling_ratio: Samples per bin along each axis: an int, a pair (an entry may be
+            None: the default along that axis), or None (the default, ``ceil(bin size)``).
 
     Returns:
         Output ``(R, C, out_h, out_w)``. Differentiable with respect to ``x``.

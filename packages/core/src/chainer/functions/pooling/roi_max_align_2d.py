@@ -29,7 +29,8 @@ def roi_max_align_2d(
         roi_indices: Integer ``(R,)`` batch indices.
         outsize: ``o`` or ``(out_h, out_w)``.
         spatial_scale: Factor from image to ``x`` coordinates.
-        sampling_ratio: Samples per bin along each axis (an int or a pair), or None
+        sampling_ratio: Samples per bin along each axis: an int, a pair (an entry may be
+            None: the default along that axis), or None (the default, ``ceil(bin size)``).
             for ``ceil(bin size)``.
 
     Returns:

@@ -86,7 +86,8 @@ class WindowSpreading(function_node.FunctionNode):
 
     def _set_geometry(self, x: Any) -> P.Geometry:
         geometry = unpooling_geometry(x.shape[2:], self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
-        if any(n <= 0 for n in geometry.in_size):
+        # An empty output (a padding that eats the whole output) is allowed, as in Chainer.
+        if any(n < 0 for n in geometry.in_size):
             raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
         self.geometry = geometry
         return geometry
