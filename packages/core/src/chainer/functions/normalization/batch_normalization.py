@@ -73,13 +73,6 @@ class BatchNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
-        if layout.count == 1:
-            warnings.warn(
-                f"{_BN}: each statistic is computed from a single element (input shape {x.shape}, reduced axes "
-                f"{layout.axes}), so every variance is 0 and the output equals beta; normalize over more elements",
-                UserWarning,
-                stacklevel=2,
-            )
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         x3 = layout.to3(x)
         if self._stats is None:
@@ -242,13 +235,6 @@ class FixedBatchNormalization(function_node.FunctionNode):
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
-        if layout.count == 1:
-            warnings.warn(
-                f"{_BN}: each statistic is computed from a single element (input shape {x.shape}, reduced axes "
-                f"{layout.axes}), so every variance is 0 and the output equals beta; normalize over more elements",
-                UserWarning,
-                stacklevel=2,
-            )
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         scale = var.astype(dtype) + self.eps
         xp.sqrt(scale, out=scale)
@@ -354,7 +340,25 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> variabl
         param_shape = tuple(gamma.shape)
         running_mean = _layout.running_array(running_mean, "running_mean", param_shape, _BN)
         running_var = _layout.running_array(running_var, "running_var", param_shape, _BN)
+    _warn_if_single_element(x, gamma, axis)
     return BatchNormalization(eps, running_mean, running_var, decay, axis).apply((x, gamma, beta))[0]
+
+
+def _warn_if_single_element(x: Any, gamma: Any, axis: tuple[int, ...] | None) -> None:
+    """Warn, as Chainer does, when every statistic would come from one element: the
+    variances are then 0 and the output is beta whatever x is (a batch of one, say)."""
+    shape = x.shape
+    try:
+        axes = _layout.reduced_axes(len(shape), len(gamma.shape), axis)
+    except type_check.InvalidType:
+        return  # the node's type check reports the bad axis
+    if all(0 <= a < len(shape) and shape[a] == 1 for a in axes):
+        warnings.warn(
+            f"{_BN}: each statistic is computed from a single element (input shape {tuple(shape)}, reduced axes "
+            f"{axes}), so every variance is 0 and the output equals beta; normalize over more elements",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def fixed_batch_normalization(
