@@ -7,7 +7,7 @@ from typing import Any
 
 from chainer import variable
 from chainer.functions.array import concat, reshape
-from chainer.functions.pooling import max_pooling_2d
+from chainer.functions.pooling import max_pooling_nd
 
 
 def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None = None) -> variable.Variable:
@@ -49,7 +49,7 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
         bins = 2**level
         kh, kw = math.ceil(h / bins), math.ceil(w / bins)
         ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
-        y = max_pooling_2d.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
+        y = max_pooling_nd.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
         levels.append(reshape.reshape(y, (n, -1)))
     y = levels[0] if len(levels) == 1 else concat.concat(levels, axis=1)
     return reshape.reshape(y, (n, -1, 1, 1))

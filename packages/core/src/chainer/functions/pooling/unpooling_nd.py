@@ -119,7 +119,19 @@ class UnpoolingND(WindowSpreading):
         return (P.window_spread(x, self._set_geometry(x)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.WindowSum(self.geometry, 1, f"{self.label}Grad").apply(grad_outputs)
+        return UnpoolingNDGrad(self).apply(grad_outputs)
+
+
+class UnpoolingNDGrad(P.WindowSum):
+    """The gradient of an :class:`UnpoolingND` node after its forward: each input
+    element's gradient is the sum of the output gradients over its window. Its own
+    gradient is the unpooling again."""
+
+    def __init__(self, unpoolingnd: UnpoolingND) -> None:
+        geometry = getattr(unpoolingnd, "geometry", None)
+        if geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the unpooling node has not run its forward pass yet")
+        super().__init__(geometry, 1, f"{unpoolingnd.label}Grad")
 
 
 def _unpooling(
