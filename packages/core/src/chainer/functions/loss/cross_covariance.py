@@ -5,10 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "cross_covariance"
+
+
+class CrossCovariance(_composite.CompositeNode):
+    """The cross-covariance penalty of ``(y, z)`` as a node; see :func:`cross_covariance`.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = "half_squared_sum") -> None:
+        self.reduce = reduce
+
+    def composite(self, y: variable.Variable, z: variable.Variable) -> variable.Variable:
+        return cross_covariance(y, z, self.reduce)
 
 
 def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variable.Variable:

@@ -5,10 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "decov"
+
+
+class DeCov(_composite.CompositeNode):
+    """The DeCov loss of ``h`` as a node; see :func:`decov`.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = "half_squared_sum") -> None:
+        self.reduce = reduce
+
+    def composite(self, h: variable.Variable) -> variable.Variable:
+        return decov(h, self.reduce)
 
 
 def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
