@@ -8,6 +8,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _composite
 from chainer.utils import type_check
 
 
@@ -40,10 +41,29 @@ class Softplus(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.activation import sigmoid
-
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sigmoid.sigmoid(x * self.beta),)
+        return (_grad(x, grad_outputs[0], self.beta),)
+
+
+def _grad(x: Any, gy: Any, beta: float) -> Any:
+    from chainer.functions.activation import sigmoid
+
+    return gy * sigmoid.sigmoid(x * beta)
+
+
+class SoftplusGrad(_composite.CompositeNode):
+    """The gradient ``gy * sigmoid(beta x)`` of the softplus from ``(x, gy)``;
+    differentiable again.
+
+    Args:
+        beta: The softplus's :math:`\\beta`.
+    """
+
+    def __init__(self, beta: float = 1.0) -> None:
+        self.beta = Softplus(beta).beta
+
+    def composite(self, x: Any, gy: Any) -> Any:
+        return _grad(x, gy, self.beta)
 
 
 def softplus(x: Any, beta: float = 1.0) -> variable.Variable:
