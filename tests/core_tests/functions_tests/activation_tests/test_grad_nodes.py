@@ -35,20 +35,20 @@ def test_elementwise_gradient_nodes():
     numpy.testing.assert_allclose(relu.ReLUGrad2(y).apply((gy,))[0].array, expected, atol=1e-8)
     numpy.testing.assert_allclose(relu.ReLUGradCudnn(x, y).apply((gy,))[0].array, expected, atol=1e-8)
 
-    clip = lambda v: numpy.clip(v, 0, 2)  # noqa: E731
+    clip = lambda v: numpy.clip(v, 0, 2)
     expected = _numerical_vjp(clip, x, gy)
     numpy.testing.assert_allclose(clipped_relu.ClippedReLUGrad2(x, 2.0).apply((gy,))[0].array, expected, atol=1e-8)
     numpy.testing.assert_allclose(
         clipped_relu.ClippedReLUGrad3(clip(x), 2.0).apply((gy,))[0].array, expected, atol=1e-8
     )
 
-    hard = lambda v: numpy.clip(0.2 * v + 0.5, 0, 1)  # noqa: E731
+    hard = lambda v: numpy.clip(0.2 * v + 0.5, 0, 1)
     numpy.testing.assert_allclose(
         hard_sigmoid.HardSigmoidGrad(x).apply((gy,))[0].array, _numerical_vjp(hard, x, gy), atol=1e-8
     )
 
     beta = 1.7
-    soft = lambda v: numpy.log1p(numpy.exp(beta * v)) / beta  # noqa: E731
+    soft = lambda v: numpy.log1p(numpy.exp(beta * v)) / beta
     numpy.testing.assert_allclose(
         softplus.SoftplusGrad(beta).apply((x, gy))[0].array, _numerical_vjp(soft, x, gy), rtol=1e-6, atol=1e-8
     )
@@ -62,7 +62,7 @@ def test_log_softmax_grad_and_logsumexp():
     big = numpy.array([[1000.0, 1000.0]])
     numpy.testing.assert_allclose(log_softmax.logsumexp(big, 1), [[1000.0 + numpy.log(2.0)]])
     y = x - scipy.special.logsumexp(x, axis=1, keepdims=True)
-    lsm = lambda v: v - scipy.special.logsumexp(v, axis=1, keepdims=True)  # noqa: E731
+    lsm = lambda v: v - scipy.special.logsumexp(v, axis=1, keepdims=True)
     got = log_softmax.LogSoftmaxGrad(1).apply((y, gy))[0].array
     numpy.testing.assert_allclose(got, _numerical_vjp(lsm, x, gy), rtol=1e-6, atol=1e-8)
 
