@@ -262,3 +262,25 @@ def test_convolution_2d_in_batch_chunks_matches_naive_loops(
         assert calls["im2col"] > 0
         if not input_gradient_flips(x_shape, w_shape, stride, pad, 1):
             assert calls["col2im"] > 0
+
+
+def test_the_kernel_gradient_node_of_the_2d_convolution():
+    from chainer.functions.connection import convolution_2d
+
+    x = numpy.random.uniform(-1, 1, (2, 3, 5, 4))
+    W = chainer.Variable(numpy.random.uniform(-1, 1, (4, 3, 2, 2)))
+    y = F.convolution_2d(x, W, stride=1, pad=1)
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    node = convolution_2d.Convolution2DGradW(y.creator, W.shape, W.dtype)
+    (gW,) = node.apply((x, gy))
+    # gW[o, c, p, q] = sum over n, i, j of gy[n, o, i, j] * padded x[n, c, i + p, j + q].
+    padded = numpy.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    expected = numpy.zeros(W.shape)
+    for p in range(2):
+        for q in range(2):
+            window = padded[:, :, p : p + y.shape[2], q : q + y.shape[3]]
+            expected[:, :, p, q] = numpy.einsum("noij,ncij->oc", gy, window)
+    numpy.testing.assert_allclose(gW.array, expected, rtol=1e-10)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_allclose(W.grad, expected, rtol=1e-10)

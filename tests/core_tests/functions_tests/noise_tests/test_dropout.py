@@ -133,3 +133,12 @@ def test_dropout_mask_of_another_float_dtype():
     y = F.dropout(x, mask=mask)
     assert y.dtype == numpy.float32
     numpy.testing.assert_array_equal(y.array, [[0, 2, 4], [6, 0, 10]])
+
+
+def test_dropout_gradient_nodes_scale_by_the_mask():
+    from chainer.functions.noise import dropout
+
+    mask = numpy.array([[0.0, 2.0], [2.0, 0.0]], numpy.float32)
+    gy = numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float32)
+    for cls in (dropout.DropoutGrad, dropout.DropoutGradCuDNN):
+        numpy.testing.assert_array_equal(cls(mask).apply((gy,))[0].array, [[0.0, 4.0], [6.0, 0.0]])

@@ -6,7 +6,8 @@ nodes such as ``PReLUFunctionGrad``) are, here, compositions of other functions.
 :class:`CompositeNode` gives such a composition the interface of one node: ``forward``
 evaluates it on arrays without recording a graph, and ``backward`` evaluates it again on
 the retained inputs with a graph and differentiates that, so gradients of every order
-are exact. Only gradients beyond the first pay for the second evaluation.
+are exact. The backward pass pays for that second evaluation: a public function that
+is a composition stays one (the node is for code that applies the class).
 """
 
 from __future__ import annotations
@@ -50,4 +51,16 @@ class CompositeNode(function_node.FunctionNode):
             function_node.grad(
                 [y for y, _ in pairs], targets, grad_outputs=[gy for _, gy in pairs], enable_double_backprop=True
             )
+        )
+
+
+def gradients(fn: Any, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The gradients of ``fn(*inputs)`` with respect to ``inputs`` for the output
+    gradients ``grad_outputs``, as differentiable variables: the :meth:`composite` of a
+    gradient node."""
+    with function.force_backprop_mode():
+        outputs = fn(*inputs)
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        return tuple(
+            function_node.grad(list(outputs), list(inputs), grad_outputs=list(grad_outputs), enable_double_backprop=True)
         )

@@ -33,6 +33,15 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
     dy = property(lambda self: self.dilate[0])
     dx = property(lambda self: self.dilate[1])
 
+    @property
+    def _grad_w_class(self) -> type[convolution_nd.ConvolutionNDGradW]:
+        return Convolution2DGradW
+
+
+class Convolution2DGradW(convolution_nd.ConvolutionNDGradW):
+    """:class:`~chainer.functions.connection.convolution_nd.ConvolutionNDGradW` of a
+    :class:`Convolution2DFunction`: the kernel gradient from ``(x, gy)``."""
+
 
 def _make_2d(
     ndim: int,

@@ -147,13 +147,17 @@ class ConvolutionND(function_node.FunctionNode):
         self.outsize = outsize
         return (K.conv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, outsize),)
 
+    @property
+    def _grad_w_class(self) -> type[ConvolutionNDGradW]:
+        return ConvolutionNDGradW
+
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, W = self.get_retained_inputs()
         (gy,) = grad_outputs
         return backward_by_index(
             indexes,
             lambda: deconvolution_like(self, gy, W, x.shape[2:]),
-            lambda: ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0],
+            lambda: self._grad_w_class(self, W.shape, W.dtype).apply((x, gy))[0],
             lambda: bias_grad(gy, self.ndim),
         )
 

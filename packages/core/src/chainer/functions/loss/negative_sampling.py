@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, function, function_node, variable
+from chainer import backend, variable
 from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
@@ -176,10 +176,7 @@ class NegativeSamplingFunctionGrad(_composite.CompositeNode):
         self.reduce = func.reduce
 
     def composite(self, x: Any, t: Any, W: Any, gloss: Any) -> tuple[variable.Variable, ...]:
-        with function.force_backprop_mode():
-            loss = _loss(x, t, W, self.samples, self.reduce)
-            gx, gW = function_node.grad([loss], [x, W], grad_outputs=[gloss], enable_double_backprop=True)
-        return gx, gW
+        return _composite.gradients(lambda x, W: _loss(x, t, W, self.samples, self.reduce), (x, W), (gloss,))
 
 
 __all__ = ["negative_sampling"]

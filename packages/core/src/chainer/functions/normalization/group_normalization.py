@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, configuration, function_node, variable
+from chainer.functions import _composite
 from chainer.functions.normalization import _layout, batch_normalization
 from chainer.utils import type_check
 
@@ -73,6 +74,22 @@ class _MulInvStd(function_node.FunctionNode):
             else:
                 result.append(gz * broadcast.broadcast_to(inv_std * gamma, x.shape))
         return tuple(result)
+
+
+class GroupNormalization(_composite.CompositeNode):
+    """Group normalization of ``(x, gamma, beta)`` as a node; see :func:`group_normalization`.
+
+    Args:
+        groups: Number of groups of channels.
+        eps: Added to the variance.
+    """
+
+    def __init__(self, groups: int, eps: float = 1e-5) -> None:
+        self.groups = groups
+        self.eps = eps
+
+    def composite(self, x: Any, gamma: Any, beta: Any) -> variable.Variable:
+        return group_normalization(x, self.groups, gamma, beta, self.eps)
 
 
 def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float = 1e-5) -> variable.Variable:
