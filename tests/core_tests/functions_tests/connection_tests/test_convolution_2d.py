@@ -284,3 +284,26 @@ def test_the_kernel_gradient_node_of_the_2d_convolution():
     y.grad = gy
     y.backward()
     numpy.testing.assert_allclose(W.grad, expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_bias_of_another_float_dtype(transposed):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 4, 4)))
+    b = chainer.Variable(numpy.array([0.5, -1.0], numpy.float32))
+    if transposed:
+        W = numpy.random.uniform(-1, 1, (3, 2, 2, 2)).astype(numpy.float32)
+        y = F.deconvolution_2d(x, W, b)
+        y_nobias = F.deconvolution_2d(x, W)
+    else:
+        W = numpy.random.uniform(-1, 1, (2, 3, 2, 2)).astype(numpy.float32)
+        y = F.convolution_2d(x, W, b)
+        y_nobias = F.convolution_2d(x, W)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(
+        y.array - y_nobias.array, numpy.broadcast_to(b.array[None, :, None, None], y.shape), rtol=1e-6
+    )
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    y.grad = gy
+    y.backward()
+    assert b.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(b.grad, gy.sum(axis=(0, 2, 3)), rtol=1e-5)

@@ -47,7 +47,9 @@ class TestSimplifiedDropconnect(testing.FunctionTestCase):
     def forward(self, inputs, device):
         x, W = inputs[:2]
         b = inputs[2] if self.bias else None
-        return (F.simplified_dropconnect(x, W, b, ratio=self.ratio, mask=device.send(self.mask)),)
+        batchwise = self.mask_kind == "batchwise"
+        mask = device.send(self.mask)
+        return (F.simplified_dropconnect(x, W, b, ratio=self.ratio, mask=mask, use_batchwise_mask=batchwise),)
 
     def forward_expected(self, inputs):
         x, W = (a.astype(numpy.float64) for a in inputs[:2])
@@ -91,7 +93,7 @@ def test_simplified_dropconnect_not_train_is_linear():
     numpy.testing.assert_allclose(y.array, x @ W.T + b, rtol=1e-6)
     mask = numpy.zeros((2, 4), bool)
     mask[0] = True
-    y = F.simplified_dropconnect(x, W, b, ratio=0.9, train=False, mask=mask)
+    y = F.simplified_dropconnect(x, W, b, ratio=0.9, train=False, mask=mask, use_batchwise_mask=False)
     numpy.testing.assert_allclose(y.array, x @ (W * mask).T + b, rtol=1e-6)
 
 
@@ -108,8 +110,10 @@ def test_simplified_dropconnect_invalid():
     W = numpy.zeros((4, 3), numpy.float32)
     with pytest.raises(ValueError, match=r"ratio must be a real number in \[0, 1\), got 1"):
         F.simplified_dropconnect(x, W, ratio=1)
-    with pytest.raises(ValueError, match=r"mask must have shape \(B, M, N\) = \(2, 4, 3\) or \(M, N\) = \(4, 3\)"):
-        F.simplified_dropconnect(x, W, mask=numpy.ones((3, 4), bool))
+    with pytest.raises(type_check.InvalidType, match=r"mask must have shape \(B, M, N\) = \(2, 4, 3\) with use_batch"):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((4, 3), bool))
+    with pytest.raises(type_check.InvalidType, match=r"mask must have shape \(M, N\) = \(4, 3\) with use_batchwise"):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((2, 4, 3), bool), use_batchwise_mask=False)
     with pytest.raises(
         type_check.InvalidType, match=r"SimplifiedDropconnect \(Forward\)[\s\S]*x.shape\[1\] == W.shape\[1\]"
     ):
@@ -133,7 +137,7 @@ def test_simplified_dropconnect_mixed_dtypes(x_dtype, W_dtype, batchwise):
     b = numpy.random.uniform(-1, 1, 2).astype(x_dtype)
     mask = numpy.random.uniform(size=(4, 2, 3) if batchwise else (2, 3)) >= 0.5
     xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
-    y = F.simplified_dropconnect(xv, Wv, bv, ratio=0.5, mask=mask)
+    y = F.simplified_dropconnect(xv, Wv, bv, ratio=0.5, mask=mask, use_batchwise_mask=batchwise)
     assert y.dtype == x_dtype
     m = mask if batchwise else numpy.broadcast_to(mask, (4, 2, 3))
     W_eff = W.astype(numpy.float64) * m * 2.0

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -75,8 +76,10 @@ def test_bad_arguments():
         F.group_normalization(x, 4, one, one)
     with pytest.raises(type_check.InvalidType, match=r"gamma\.shape\[0\] == x\.shape\[1\]"):
         F.group_normalization(x, 2, numpy.ones(4, "f"), numpy.ones(4, "f"))
-    with pytest.raises(type_check.InvalidType, match=r"gamma\.dtype == x\.dtype"):
+    with pytest.raises(type_check.InvalidType, match=r"beta\.dtype == gamma\.dtype"):
         F.group_normalization(x, 2, one.astype("d"), one)
+    with pytest.raises(type_check.InvalidType, match=r"gamma\.dtype\.kind == f"):
+        F.group_normalization(x, 2, one.astype("i"), one.astype("i"))
     with pytest.raises(type_check.InvalidType, match=r"x\.ndim >= 2"):
         F.group_normalization(numpy.ones(6, "f"), 2, one, one)
     with pytest.raises(ValueError, match="group_normalization: groups must be a positive int, got 0"):
@@ -118,3 +121,21 @@ class TestMulInvStd(testing.FunctionTestCase):
         x, y = (a.astype(numpy.float64) for a in inputs)
         z = self.gamma[:, None] * y / numpy.sqrt(x.var(axis=1, keepdims=True) + self.eps)
         return (z.astype(self.dtype),)
+
+
+def test_parameters_of_another_float_dtype():
+    # float32 parameters with float16 inputs (a mixed16 link): the output has x's dtype and
+    # each gradient its input's.
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 4, 3)).astype(numpy.float16))
+    gamma = chainer.Variable(numpy.random.uniform(0.5, 1.5, 4).astype(numpy.float32))
+    beta = chainer.Variable(numpy.random.uniform(-1, 1, 4).astype(numpy.float32))
+    y = F.group_normalization(x, 2, gamma, beta)
+    assert y.dtype == numpy.float16
+    x64 = x.array.astype(numpy.float64).reshape(2, 2, 6)
+    xhat = (x64 - x64.mean(axis=2, keepdims=True)) / numpy.sqrt(x64.var(axis=2, keepdims=True) + 1e-5)
+    expected = xhat.reshape(2, 4, 3) * gamma.array[None, :, None] + beta.array[None, :, None]
+    numpy.testing.assert_allclose(y.array, expected, atol=1e-2, rtol=1e-2)
+    y.grad = numpy.ones(y.shape, numpy.float16)
+    y.backward()
+    assert x.grad.dtype == numpy.float16 and gamma.grad.dtype == numpy.float32 and beta.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(beta.grad, numpy.full(4, 6.0), rtol=1e-3)

@@ -125,7 +125,7 @@ def simplified_dropconnect(
         ratio: Probability of dropping a weight, in ``[0, 1)``.
         train: Whether weights are dropped.
         mask: The mask to use instead of a random one: ``0``/``1`` (or boolean) values of
-            shape ``(B, M, N)`` or ``(M, N)``; then ``use_batchwise_mask`` is ignored.
+            shape ``(B, M, N)`` with ``use_batchwise_mask``, ``(M, N)`` without.
         use_batchwise_mask: Draw a separate mask for each example.
 
     Returns:
@@ -160,16 +160,21 @@ def simplified_dropconnect(
         )
     xp = backend.get_array_module(W.array)
     scale = 1.0 / (1.0 - ratio)
+    # The mask's shape follows use_batchwise_mask, a given mask's too (as in Chainer).
+    shape = (x.shape[0],) + W.shape if use_batchwise_mask else W.shape
     if mask is None:
-        shape = (x.shape[0],) + W.shape if use_batchwise_mask else W.shape
         mask = dropout_module.uniform_sample(xp, shape) >= ratio
     else:
         if isinstance(mask, variable.Variable):
             mask = mask.array
-        if mask.shape not in ((x.shape[0],) + W.shape, W.shape):
-            raise ValueError(
-                f"{where}: mask must have shape (B, M, N) = {(x.shape[0],) + W.shape} or (M, N) = {W.shape}; "
-                f"got shape {mask.shape}"
+        if mask.shape != shape:
+            raise type_check.InvalidType(
+                f"mask.shape == {shape}",
+                f"mask.shape == {mask.shape}",
+                msg=(
+                    f"{where}: mask must have shape {'(B, M, N)' if use_batchwise_mask else '(M, N)'} = {shape} "
+                    f"with use_batchwise_mask={use_batchwise_mask}; got shape {mask.shape}"
+                ),
             )
     args = (x, W) if b is None else (x, W, b)
     return SimplifiedDropconnect(scale, mask).apply(args)[0]

@@ -21,8 +21,9 @@ def _check_types(groups: int) -> Any:
         type_check.expect(
             x_type.dtype.kind == "f",
             x_type.ndim >= 2,
-            gamma_type.dtype == x_type.dtype,
-            beta_type.dtype == x_type.dtype,
+            # Parameters of another float dtype are fine (float32 ones for float16 inputs).
+            gamma_type.dtype.kind == "f",
+            beta_type.dtype == gamma_type.dtype,
             gamma_type.ndim == 1,
             beta_type.shape == gamma_type.shape,
             gamma_type.shape[0] == x_type.shape[1],
@@ -104,8 +105,9 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
     Args:
         x: Input variable of a floating dtype, ``(N, C, ...)``.
         groups: Number of groups; it must divide ``C``.
-        gamma: Scaling parameter, ``(C,)``, of the dtype of ``x``.
-        beta: Shifting parameter, ``(C,)``, of the dtype of ``x``.
+        gamma: Scaling parameter, ``(C,)``, of a floating dtype (the output has the
+            dtype of ``x``).
+        beta: Shifting parameter, ``(C,)``, of the dtype of ``gamma``.
         eps: Added to the variance for stability.
 
     Returns:
@@ -129,7 +131,7 @@ def group_normalization(x: Any, groups: int, gamma: Any, beta: Any, eps: float =
 
 
 def _normalize_then_scale(x: Any, gamma: Any, beta: Any, eps: float, groups: int) -> variable.Variable:
-    from chainer.functions.array import reshape
+    from chainer.functions.array import cast, reshape
 
     n, c = x.shape[:2]
     rows = n * groups
@@ -144,6 +146,9 @@ def _normalize_then_scale(x: Any, gamma: Any, beta: Any, eps: float, groups: int
     rows_x = reshape.reshape(x, (rows, per_row))
     xhat = batch_normalization.BatchNormalization(eps, axis=(1,)).apply((rows_x, one, zero))[0]
     shape = (1, c) + (1,) * (x.ndim - 2)
+    if gamma.dtype != x.dtype:
+        # The output has the dtype of x; the parameters' gradients keep theirs.
+        gamma, beta = cast.cast(gamma, x.dtype), cast.cast(beta, x.dtype)
     return reshape.reshape(xhat, x.shape) * reshape.reshape(gamma, shape) + reshape.reshape(beta, shape)
 
 
