@@ -331,6 +331,26 @@ def test_forward_that_changes_config_does_not_lose_the_graph():
     np.testing.assert_array_equal(x.grad, np.full(2, 2.0))
 
 
+def test_a_hook_can_ask_for_functions_of_constants_to_be_recorded():
+    # Without an input that requires grad no graph is recorded, unless an active hook
+    # sets _record_all_functions (onnx_chainer's exporter does, as Chainer 7.8.1 recorded
+    # every function applied with backprop enabled).
+    x = np.arange(3, dtype="f")
+    assert F.exp(x).creator is None
+
+    class RecordAll(chainer.FunctionHook):
+        name = "RecordAll"
+        _record_all_functions = True
+
+    with RecordAll():
+        y = F.exp(x)
+        with chainer.no_backprop_mode():
+            z = F.exp(x)
+    assert type(y.creator).__name__ == "Exp" and not y.requires_grad
+    np.testing.assert_allclose(y.array, np.exp(x))
+    assert z.creator is None
+
+
 def test_a_retained_input_given_as_none_is_retained_as_none():
     """A backward that passes an absent output gradient (None) on to another function
     gets None back from that function's get_retained_inputs, not a Variable of None."""

@@ -21,6 +21,8 @@ from chainer.backends import _chainerx, _cpu
 from chainer.backends import cuda as _cuda
 from chainer.backends import intel64 as _intel64
 
+# Code written for Chainer 7.8.1 imports the module from here (``from chainer.backend import cuda``).
+cuda = _cuda
 Device = _backend.Device
 CpuDevice = _cpu.CpuDevice
 GpuDevice = _cuda.GpuDevice

@@ -183,7 +183,12 @@ class FunctionNode:
                 if observe is not None:
                     observe(self, input_vars, outputs)
 
-        if not (requires_grad and enable_backprop):
+        # Without an input that requires grad no graph is recorded, unless an active hook
+        # asks for the whole graph (onnx_chainer's exporter: Chainer 7.8.1 recorded every
+        # function applied with backprop enabled). all_hooks is None without hooks.
+        if not (requires_grad and enable_backprop) and not (
+            all_hooks and enable_backprop and any(getattr(h, "_record_all_functions", False) for h in all_hooks)
+        ):
             if len(outputs) == 1:
                 return (_output_variable(outputs[0], requires_grad),)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
@@ -206,13 +211,13 @@ class FunctionNode:
             var = _new(_Variable)
             var._array = y
             var._grad_var = None
-            var._requires_grad = True
+            var._requires_grad = requires_grad
             node = _new(_VariableNode)
             node._variable = _weakref(var)
             node.creator_node = self
             node.data = None
             node.name = None
-            node.requires_grad = True
+            node.requires_grad = requires_grad
             node.rank = rank
             node.dtype = y.dtype
             node.shape = y.shape
