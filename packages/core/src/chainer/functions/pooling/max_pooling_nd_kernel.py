@@ -90,25 +90,13 @@ class MaxPoolingNDKernelForwardWithIndexes(pooling_nd_kernel.PoolingNDKernelForw
         return "out = val;"
 
 
-class MaxPoolingNDKernelForwardWithIndexes1(pooling_nd_kernel.PoolingNDKernelForward):
-    """``out``: the element of each window at the given ``indexes``, here flat positions
-    in the input's spatial plane ``d_1 x ... x d_N`` (0 if the position is not in the
-    window). Parameters: ``raw T in, int32 indexes`` (one per output); output ``T out``."""
+class MaxPoolingNDKernelForwardWithIndexes1(MaxPoolingNDKernelForwardWithIndexes):
+    """:class:`MaxPoolingNDKernelForwardWithIndexes` with ``indexes`` that are flat
+    positions in the input's spatial plane ``d_1 x ... x d_N`` (0 if the position is not
+    in the window)."""
 
     def name(self) -> str:
         return "max_pool_with_plane_indexes"
 
-    def in_params(self) -> list[str]:
-        return ["raw T in", "int32 indexes"]
-
-    def out_params(self) -> list[str]:
-        return ["T out"]
-
-    def before(self) -> str:
-        return "T val = (T)0;"
-
     def main(self, offset: str, xs: list[str]) -> str:
         return f"if ({muladdexp(vars('d', self.ndim), xs)} == indexes) val = in[{offset}];"
-
-    def after(self, xs: list[str]) -> str:
-        return "out = val;"
