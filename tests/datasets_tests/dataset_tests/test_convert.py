@@ -139,11 +139,16 @@ def test_call_converter_passes_devices_or_legacy_ids():
         def __call__(self, batch, device):
             calls.append(device)
 
+    def two_arguments(batch, device):
+        calls.append(("two", device))
+
     cpu = chainer.get_device("@numpy")
     convert._call_converter(old_style, [], cpu)
     convert._call_converter(old_style, [], None)
     convert._call_converter(NewStyle(), [], cpu)
-    assert calls == [-1, None, cpu]
+    # A plain function gets the device argument even when it is None (as in Chainer 7).
+    convert._call_converter(two_arguments, [], None)
+    assert calls == [-1, None, cpu, ("two", None)]
 
 
 def test_async_transfer_on_cpu_is_concat_examples():

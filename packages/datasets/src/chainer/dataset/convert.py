@@ -100,7 +100,8 @@ def _call_converter(converter: Any, batch: list[Any], device: Any) -> Any:
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        # Chainer 7 passed None explicitly: converters written as f(batch, device) need it.
+        return converter(batch, None)
     if device.xp is numpy:
         return converter(batch, -1)
     gpu = getattr(device, "device", None)
