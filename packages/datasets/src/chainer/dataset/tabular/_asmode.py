@@ -4,31 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer.dataset.tabular import tabular_dataset
+from chainer.dataset.tabular import delegate_dataset
 
 
-class _AsMode(tabular_dataset.TabularDataset):
+class _AsMode(delegate_dataset.DelegateDataset):
     _mode: Any = None
-
-    def __init__(self, dataset: tabular_dataset.TabularDataset) -> None:
-        self._dataset = dataset
-
-    def __len__(self) -> int:
-        return len(self._dataset)
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return self._dataset.keys
 
     @property
     def mode(self) -> Any:
         return self._mode
 
-    def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
-        return self._dataset.get_examples(indices, key_indices)
-
     def convert(self, data: Any) -> Any:
-        return self._dataset.convert(data)
+        return self.dataset.convert(data)
 
 
 class _Astuple(_AsMode):

@@ -18,12 +18,10 @@ def _is_array(data: Any) -> bool:
     return isinstance(data, numpy.ndarray) or hasattr(data, "__array_namespace__")
 
 
-class _Array(tabular_dataset.TabularDataset):
-    """One column held in an array; rows are read by indexing the array."""
+class _Column(tabular_dataset.TabularDataset):
+    """One named column held in ``data`` (mode ``None``)."""
 
     def __init__(self, key: str, data: Any) -> None:
-        if data.ndim == 0:
-            raise TypeError(f"from_data: the column {key!r} is a 0-dimensional array; it needs one entry per example")
         self._key = key
         self._data = data
 
@@ -37,29 +35,23 @@ class _Array(tabular_dataset.TabularDataset):
     @property
     def mode(self) -> Any:
         return None
+
+
+class _Array(_Column):
+    """One column held in an array; rows are read by indexing the array."""
+
+    def __init__(self, key: str, data: Any) -> None:
+        if data.ndim == 0:
+            raise TypeError(f"from_data: the column {key!r} is a 0-dimensional array; it needs one entry per example")
+        super().__init__(key, data)
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
         data = self._data if indices is None else self._data[indices]
         return (data,) * (1 if key_indices is None else len(key_indices))
 
 
-class _List(tabular_dataset.TabularDataset):
+class _List(_Column):
     """One column held in a list (or another sequence); rows come back as a list."""
-
-    def __init__(self, key: str, data: Any) -> None:
-        self._key = key
-        self._data = data
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return (self._key,)
-
-    @property
-    def mode(self) -> Any:
-        return None
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
         data = self._data
