@@ -141,7 +141,8 @@ class ParameterStatistics(extension_module.Extension):
                         continue  # not initialized yet
                     array = param.array if attr_name == "data" else param.grad
                     if array is None:
-                        # A gradient not computed yet: Chainer 7 held NaN there.
+                        # A cleared gradient counts as NaN, what Chainer 7 held in a gradient
+                        # not computed yet.
                         xp = backend.get_array_module(param.array)
                         array = xp.full(param.shape, numpy.nan, dtype=param.dtype)
                     array = array.ravel()
