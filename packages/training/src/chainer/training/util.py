@@ -1,9 +1,44 @@
-"""``chainer.training.util``, the module where Chainer 7.8.1 defined ``get_trigger``.
+"""Utilities of the trainer: :func:`get_trigger` turns what ``Trainer`` and ``extend()``
+accept into a trigger object."""
 
-The code lives in :mod:`chainer.training.trigger`; this module is the same function under
-7.8.1's path (``from chainer.training import util; util.get_trigger(...)``).
-"""
+from __future__ import annotations
 
-from chainer.training.trigger import _never_fire_trigger, get_trigger
+from typing import Any
 
-__all__ = ["_never_fire_trigger", "get_trigger"]
+from chainer.training.triggers import interval_trigger
+
+
+def _never_fire_trigger(trainer: Any) -> bool:
+    return False
+
+
+def get_trigger(trigger: Any) -> Any:
+    """Get a trigger object.
+
+    Args:
+        trigger: A callable ``trigger(trainer) -> bool`` (returned as is, e.g. a
+            :class:`~chainer.training.triggers.MinValueTrigger`), a ``(period, unit)``
+            tuple (an :class:`~chainer.training.triggers.IntervalTrigger` is made), or
+            ``None`` (a trigger that never fires).
+
+    Returns:
+        A callable trigger.
+
+    Example:
+        >>> from chainer import training
+        >>> training.get_trigger((1, 'epoch'))
+        IntervalTrigger(1, 'epoch')
+    """
+    if callable(trigger):
+        return trigger
+    if trigger is None:
+        return _never_fire_trigger
+    if isinstance(trigger, (tuple, list)) and len(trigger) == 2:
+        return interval_trigger.IntervalTrigger(*trigger)
+    raise TypeError(
+        "get_trigger: a trigger must be a callable, a (period, unit) tuple such as (1, 'epoch') or None, "
+        f"got {trigger!r}"
+    )
+
+
+__all__ = ["get_trigger"]

@@ -1,4 +1,4 @@
-"""Long short-term memory cell as an activation function."""
+"""Long short-term memory cell (one step of an LSTM)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import backend, function_node, utils, variable
 from chainer.functions.activation import _gates
+from chainer.functions.rnn import _cell
 from chainer.utils import type_check
 
 
@@ -60,6 +61,7 @@ class LSTM(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
         c_prev, x = inputs
         batch = x.shape[0]
         xp = backend.get_array_module(x)
@@ -73,29 +75,41 @@ class LSTM(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         c_prev, x = self.get_retained_inputs()
+        (c,) = self.get_retained_outputs()
         gc, gh = grad_outputs
         if gc is None:
             gc = _zeros(c_prev.array)
         if gh is None:
             gh = _zeros(x.array, (x.shape[0], x.shape[1] // 4) + x.shape[2:])
-        return LSTMGrad().apply((c_prev, x, gc, gh))
+        return LSTMGrad().apply((c_prev, x, c, gc, gh))
 
 
 class LSTMGrad(function_node.FunctionNode):
-    """Gradients ``(gc_prev, gx)`` of :class:`LSTM` from ``(c_prev, x, gc, gh)``."""
+    """Gradients ``(gc_prev, gx)`` of :class:`LSTM` from ``(c_prev, x, c_next, gc, gh)``.
+
+    ``c_next`` is the cell state the forward pass produced (``h = o * tanh(c_next)``);
+    as an input of its own, the gradients with respect to it reach the forward graph
+    through it, which makes the second-order gradients simple (:func:`lstm_grad_grad`).
+    Rows of ``c_prev`` past the batch of ``x`` passed through the forward pass: their
+    gradient is ``gc`` itself.
+    """
 
     @property
     def label(self) -> str:
         return "LSTMGrad"
 
+    def __call__(self, *inputs: Any) -> tuple[variable.Variable, ...]:
+        # Chainer's LSTMGrad was an old-style Function, called like a function.
+        return self.apply(inputs)
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_inputs((0, 1, 2, 3))
-        c_prev, x, gc, gh = inputs
+        self.retain_inputs((0, 1, 2, 3, 4))
+        c_prev, x, c_next, gc, gh = inputs
         batch = x.shape[0]
         xp = backend.get_array_module(x)
         a, i, f, o = _activate_gates(x)
         c_head = c_prev[:batch]
-        tc = xp.tanh(a * i + f * c_head)
+        tc = xp.tanh(c_next[:batch])
         # Total gradient reaching the new cell state: directly and through h = o * tanh(c).
         co = gc[:batch] + gh * o * (1 - tc * tc)
         gc_prev = xp.empty_like(c_prev)
@@ -110,11 +124,9 @@ class LSTMGrad(function_node.FunctionNode):
         return gc_prev, gx
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # L = <u, gc_prev> + <ggx, gx>, differentiated by hand with respect to every input of
-        # this node; written with differentiable functions, so higher orders work as well.
         from chainer.functions.activation import sigmoid, tanh
 
-        c_prev, x, gc, gh = self.get_retained_inputs()
+        c_prev, x, c_next, gc, gh = self.get_retained_inputs()
         ggc_prev, ggx = grad_outputs
         if ggc_prev is None:
             ggc_prev = _zeros(c_prev.array)
@@ -122,37 +134,88 @@ class LSTMGrad(function_node.FunctionNode):
             ggx = _zeros(x.array)
         batch, n_rows = x.shape[0], c_prev.shape[0]
         partial = batch < n_rows
-        c_head = c_prev[:batch] if partial else c_prev
-        gc_head = gc[:batch] if partial else gc
-        u = ggc_prev[:batch] if partial else ggc_prev
+
+        def head(v: Any) -> Any:
+            return v[:batch] if partial else v
 
         a_in, i_in, f_in, o_in = _gates.split_gates(x, 4)
         a, i, f, o = tanh.tanh(a_in), sigmoid.sigmoid(i_in), sigmoid.sigmoid(f_in), sigmoid.sigmoid(o_in)
         ua, ui, uf, uo = _gates.split_gates(ggx, 4)
-        t = tanh.tanh(a * i + f * c_head)
-        dt = 1 - t * t
-        da = 1 - a * a
-        si, sf, so = i * (1 - i), f * (1 - f), o * (1 - o)
-        co = gc_head + gh * o * dt
-        k = u * f + ua * i * da + ui * a * si + uf * c_head * sf  # dL/dco
-        lc = (uo * gh * so - 2 * k * gh * o * t) * dt  # dL/dc through tanh(c)
-
+        t = tanh.tanh(head(c_next))
+        (g_c_prev,), (g_a,), (g_i,), (g_f,), g_o, g_c, g_gc, g_gh = _cell.grad_of_grad(
+            [a], [i], [f], o, [head(c_prev)], t, head(gc), gh, [head(ggc_prev)], [ua], [ui], [uf], uo
+        )
         result: list[Any] = []
         for index in indexes:
             if index == 0:
-                g = lc * f + co * uf * sf
-                result.append(_pad_rows(g, 0, n_rows) if partial else g)
+                result.append(_pad_rows(g_c_prev, 0, n_rows) if partial else g_c_prev)
             elif index == 1:
-                g_a = (lc * i + co * (ui * si - 2 * ua * i * a)) * da
-                g_i = (lc * a + co * (ua * da + ui * a * (1 - 2 * i))) * si
-                g_f = (lc * c_head + co * (u + uf * c_head * (1 - 2 * f))) * sf
-                g_o = (k * gh * dt + uo * gh * t * (1 - 2 * o)) * so
                 result.append(_gates.interleave_gates((g_a, g_i, g_f, g_o)))
             elif index == 2:
-                result.append(_pad_rows(k, 0, n_rows) + _pad_rows(ggc_prev[batch:], batch, n_rows) if partial else k)
+                result.append(_pad_rows(g_c, 0, n_rows) if partial else g_c)
+            elif index == 3:
+                if partial:
+                    # The rows past the batch pass gc straight to gc_prev.
+                    g_gc = _pad_rows(g_gc, 0, n_rows) + _pad_rows(ggc_prev[batch:], batch, n_rows)
+                result.append(g_gc)
             else:
-                result.append(k * o * dt + uo * t * so)
+                result.append(g_gh)
         return tuple(result)
+
+
+def lstm_grad_grad(
+    c_prev: Any,
+    a: Any,
+    i: Any,
+    f: Any,
+    o: Any,
+    c: Any,
+    gc: Any,
+    gh: Any,
+    ggc_prev: Any,
+    gga: Any,
+    ggi: Any,
+    ggf: Any,
+    ggo: Any,
+    gc_prev: Any,
+    ga: Any,
+    gi: Any,
+    gf: Any,
+    go: Any,
+    gc_next: Any,
+    ggc: Any,
+    ggh: Any,
+) -> tuple[Any, ...]:
+    """Second-order gradients of an LSTM step on raw arrays, written into the last eight.
+
+    :class:`LSTMGrad` maps ``(c_prev, x, c, gc, gh)`` to ``(gc_prev, gx)``. Given the
+    gradients ``ggc_prev`` and ``gga, ggi, ggf, ggo`` (the four gate blocks of ``gx``'s
+    gradient) of some scalar with respect to those outputs, this computes its gradients
+    with respect to the inputs of :class:`LSTMGrad`: ``gc_prev`` (to ``c_prev``),
+    ``ga, gi, gf, go`` (to the gate pre-activations in ``x``), ``gc_next`` (to ``c``),
+    ``ggc`` (to ``gc``) and ``ggh`` (to ``gh``), and stores them in those arrays in place.
+
+    Args:
+        c_prev: Previous cell state (the rows the step updates).
+        a, i, f, o: The gate pre-activations, as split from ``x``.
+        c: The cell state the step produced.
+        gc, gh: The gradients of the step's outputs ``c`` and ``h``.
+        ggc_prev, gga, ggi, ggf, ggo: The gradients with respect to ``gc_prev`` and the
+            gate blocks of ``gx``.
+        gc_prev, ga, gi, gf, go, gc_next, ggc, ggh: Output arrays of the shape of ``c``.
+
+    Returns:
+        The output arrays, in that order.
+    """
+    xp = backend.get_array_module(c_prev)
+    i, f, o = (_cell.sigmoid_array(xp, v) for v in (i, f, o))
+    (g_c_prev,), (g_a,), (g_i,), (g_f,), g_o, g_c, g_gc, g_gh = _cell.grad_of_grad(
+        [xp.tanh(a)], [i], [f], o, [c_prev], xp.tanh(c), gc, gh, [ggc_prev], [gga], [ggi], [ggf], ggo
+    )
+    outputs = (gc_prev, ga, gi, gf, go, gc_next, ggc, ggh)
+    for out, value in zip(outputs, (g_c_prev, g_a, g_i, g_f, g_o, g_c, g_gc, g_gh)):
+        out[...] = value
+    return outputs
 
 
 def lstm(c_prev: Any, x: Any) -> tuple[variable.Variable, variable.Variable]:

@@ -49,6 +49,22 @@ def _convert(image_path: str, label_path: str, caller: str) -> dict[str, numpy.n
     return {"x": images.reshape(len(images), -1).copy(), "y": labels.copy()}
 
 
+def make_npz(path: str, urls: tuple[str, str]) -> dict[str, numpy.ndarray]:
+    """Download the gzipped IDX images and labels at ``urls`` (``(images, labels)``),
+    save them to ``path`` as the ``.npz`` of the cache layout and return the arrays.
+
+    Chainer 7's helper for MNIST-like data sets at other addresses; the data sets of
+    ``chainer.datasets`` fetch through :func:`chainer.dataset.download.fetch`, which also
+    verifies checksums.
+    """
+    image_url, label_url = urls
+    caller = "make_npz"
+    raw = _convert(download.cached_download(image_url), download.cached_download(label_url), caller)
+    with open(path, "wb") as f:
+        numpy.savez_compressed(f, **raw)  # type: ignore[arg-type]
+    return raw
+
+
 def retrieve(name: str, directory: str, split: str, caller: str) -> dict[str, numpy.ndarray]:
     """The raw arrays of one split (``'train'``/``'test'``), from the cache or downloaded."""
     path = os.path.join(download.get_dataset_directory(directory), f"{split}.npz")
@@ -69,15 +85,18 @@ def check_options(caller: str, ndim: int, scale: Any) -> None:
         raise TypeError(f"{caller}: scale must be a number, got {type(scale).__name__}")
 
 
-def preprocess(
+def preprocess_mnist(
     raw: dict[str, numpy.ndarray],
     withlabel: bool,
     ndim: int,
     scale: float,
-    image_dtype: numpy.dtype,
+    image_dtype: Any,
     label_dtype: Any,
     rgb_format: bool,
 ) -> Any:
+    """The dataset of one split from its raw arrays (``x``: ``(N, 784)`` uint8 images,
+    ``y``: ``(N,)`` labels), with the options of :func:`~chainer.datasets.get_mnist`."""
+    image_dtype = numpy.dtype(image_dtype)
     images = raw["x"]
     if ndim == 2:
         images = images.reshape(-1, 28, 28)
@@ -105,10 +124,10 @@ def get(
 ) -> tuple[Any, Any]:
     check_options(caller, ndim, scale)
     image_dtype = chainer.get_dtype(dtype)
-    train = preprocess(
+    train = preprocess_mnist(
         retrieve(name, directory, "train", caller), withlabel, ndim, scale, image_dtype, label_dtype, rgb_format
     )
-    test = preprocess(
+    test = preprocess_mnist(
         retrieve(name, directory, "test", caller), withlabel, ndim, scale, image_dtype, label_dtype, rgb_format
     )
     return train, test

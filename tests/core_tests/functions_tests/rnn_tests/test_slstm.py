@@ -14,12 +14,13 @@ def _sigmoid(v):
 
 def _slstm_reference(c1, c2, x1, x2):
     c1, c2, x1, x2 = (v.astype(numpy.float64) for v in (c1, c2, x1, x2))
-    a = numpy.tanh(x1[:, 0::4] + x2[:, 0::4])
-    i = _sigmoid(x1[:, 1::4] + x2[:, 1::4])
+    # Each child has its own input term; the output gate sums the children's pre-activations.
+    a1, a2 = numpy.tanh(x1[:, 0::4]), numpy.tanh(x2[:, 0::4])
+    i1, i2 = _sigmoid(x1[:, 1::4]), _sigmoid(x2[:, 1::4])
     f1 = _sigmoid(x1[:, 2::4])
     f2 = _sigmoid(x2[:, 2::4])
     o = _sigmoid(x1[:, 3::4] + x2[:, 3::4])
-    c = a * i + f1 * c1 + f2 * c2
+    c = a1 * i1 + a2 * i2 + f1 * c1 + f2 * c2
     return c, o * numpy.tanh(c)
 
 
