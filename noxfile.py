@@ -188,7 +188,11 @@ def demo(session: nox.Session) -> None:
 COMPAT_RUNNER = ROOT.parent / "shared" / "compat" / "run_chainer_tests.sh"
 COMPAT_FLOOR = ROOT / ".ci" / "compat-floor.txt"
 # Group of the floor file -> the runner's areas (none: its default areas, all of chainer_tests).
-COMPAT_GROUPS = {"chainer_tests": [], "chainermn_tests": ["chainermn_tests"], "onnx_chainer_tests": ["onnx_chainer_tests"]}
+COMPAT_GROUPS = {
+    "chainer_tests": [],
+    "chainermn_tests": ["chainermn_tests"],
+    "onnx_chainer_tests": ["onnx_chainer_tests"],
+}
 
 
 def _compat_floor() -> dict[str, tuple[int, int]]:
