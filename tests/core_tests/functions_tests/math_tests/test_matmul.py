@@ -93,11 +93,50 @@ def test_matmul_rejects_mismatched_inner_dimensions():
         F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((4, 5), numpy.float32))
 
 
-def test_matmul_rejects_mixed_dtypes_and_integers():
-    with pytest.raises(type_check.InvalidType, match=r"a\.dtype == b\.dtype"):
-        F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((3, 5), numpy.float64))
+MIXED_DTYPES = [
+    (numpy.float16, numpy.float32),
+    (numpy.float32, numpy.float64),
+    (numpy.float64, numpy.float16),
+]
+
+
+@testing.parameterize(*testing.product({"shapes": [((2, 3), (3, 4)), ((2, 2, 3), (3,))], "dtypes": MIXED_DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestMatMulMixedDtypes(testing.FunctionTestCase):
+    # Chainer 7 multiplies operands of different floating dtypes: the product has the
+    # promoted dtype, and each gradient comes back in its own input's dtype (which the
+    # harness checks).
+    def setUp(self):
+        self.check_forward_options, self.check_backward_options = _tolerances(numpy.float16)
+        self.check_double_backward_options = self.check_backward_options
+
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, s).astype(d) for s, d in zip(self.shapes, self.dtypes))
+
+    def forward(self, inputs, device):
+        return (F.matmul(*inputs),)
+
+    def forward_expected(self, inputs):
+        a, b = inputs
+        return (numpy.asarray(_reference_matmul(a, b), numpy.promote_types(*self.dtypes)),)
+
+
+def test_matmul_mixed_dtype_gradients_keep_input_dtypes():
+    a = chainer.Variable(numpy.ones((2, 3), numpy.float16))
+    b = chainer.Variable(numpy.ones((3, 4), numpy.float64))
+    y = F.matmul(a, b)
+    assert y.dtype == numpy.float64
+    F.sum(y).backward()
+    assert a.grad.dtype == numpy.float16 and b.grad.dtype == numpy.float64
+    numpy.testing.assert_array_equal(a.grad, numpy.full((2, 3), 4.0))
+    numpy.testing.assert_array_equal(b.grad, numpy.full((3, 4), 2.0))
+
+
+def test_matmul_rejects_integers():
     with pytest.raises(type_check.InvalidType, match=r"a\.dtype\.kind == f"):
-        F.matmul(numpy.ones((2, 3), numpy.int32), numpy.ones((3, 5), numpy.int32))
+        F.matmul(numpy.ones((2, 3), numpy.int32), numpy.ones((3, 5), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match=r"b\.dtype\.kind == f"):
+        F.matmul(numpy.ones((2, 3), numpy.float32), numpy.ones((3, 5), numpy.int32))
 
 
 def test_matmul_rejects_scalars():

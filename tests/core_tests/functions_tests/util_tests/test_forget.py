@@ -115,5 +115,16 @@ def test_forget_invalid():
         F.forget(1, x)
     with pytest.raises(RuntimeError, match=r"must return a Variable or a tuple of Variables, got ndarray"):
         F.forget(lambda v: v.array, x)
-    with pytest.raises(RuntimeError, match=r"element 1 of the returned tuple is a list"):
+    with pytest.raises(RuntimeError, match=r"the 2nd element of the returned tuple is a list"):
         F.forget(lambda v: (v * 2, [v]), x)
+
+
+@pytest.mark.parametrize(
+    ("position", "ordinal"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st")],
+)
+def test_forget_names_the_bad_element_by_its_english_ordinal(position, ordinal):
+    # Chainer's message counts from one in English ordinals ("11th", not "11st").
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(RuntimeError, match=rf"the {ordinal} element of the returned tuple is a int"):
+        F.forget(lambda v: (v,) * (position - 1) + (1,), x)

@@ -13,9 +13,21 @@ def _op(a: Any, trans: bool) -> Any:
     return a.swapaxes(-1, -2) if trans else a
 
 
+def _grad_as(grad: Any, like: Any) -> Any:
+    # Mixed-precision products compute in the promoted dtype; each gradient goes back to
+    # its own input's dtype.
+    from chainer.functions.array import cast
+
+    return grad if grad.dtype == like.dtype else cast.cast(grad, like.dtype)
+
+
 class MatMul(function_node.FunctionNode):
     """``op(a) @ op(b)`` for arrays of two or more dimensions, ``op`` transposing the
-    last two axes when asked."""
+    last two axes when asked.
+
+    The operands may differ in floating dtype (as in Chainer 7): the product has NumPy's
+    promoted dtype and each gradient its input's dtype.
+    """
 
     def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
@@ -26,7 +38,7 @@ class MatMul(function_node.FunctionNode):
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == "f",
-            a_type.dtype == b_type.dtype,
+            b_type.dtype.kind == "f",
             a_type.ndim >= 2,
             b_type.ndim >= 2,
         )
@@ -51,10 +63,10 @@ class MatMul(function_node.FunctionNode):
         for i in indexes:
             if i == 0:
                 ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-                result.append(sum_to.sum_to(ga, a.shape))
+                result.append(_grad_as(sum_to.sum_to(ga, a.shape), a))
             else:
                 gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-                result.append(sum_to.sum_to(gb, b.shape))
+                result.append(_grad_as(sum_to.sum_to(gb, b.shape), b))
         return tuple(result)
 
 
@@ -105,7 +117,7 @@ def _check_batch_matmul(transa: bool, transb: bool) -> Any:
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == "f",
-            a_type.dtype == b_type.dtype,
+            b_type.dtype.kind == "f",
             a_type.ndim >= 2,
             a_type.ndim <= 3,
             b_type.ndim >= 2,

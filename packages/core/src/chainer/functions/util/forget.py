@@ -8,6 +8,14 @@ from typing import Any
 from chainer import _backprop, configuration, function, function_node, variable
 
 
+def _ordinal(n: int) -> str:
+    # 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st: the teens always take "th".
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _call_func(func: Callable[..., Any], xs: tuple[variable.Variable, ...]) -> tuple[variable.Variable, ...]:
     outs = func(*xs)
     if isinstance(outs, variable.Variable):
@@ -17,7 +25,7 @@ def _call_func(func: Callable[..., Any], xs: tuple[variable.Variable, ...]) -> t
             if not isinstance(out, variable.Variable):
                 raise RuntimeError(
                     f"chainer.functions.forget: func must return a Variable or a tuple of Variables; "
-                    f"element {i} of the returned tuple is a {type(out).__name__}"
+                    f"the {_ordinal(i + 1)} element of the returned tuple is a {type(out).__name__}"
                 )
         return outs
     raise RuntimeError(
