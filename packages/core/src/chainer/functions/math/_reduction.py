@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend
 from chainer.utils import type_check
 
@@ -59,11 +61,18 @@ def expect_float(x_type: Any) -> None:
     type_check.expect(x_type.dtype.kind == "f")
 
 
-def expect_linalg_dtype(a_type: Any, name: str = "a") -> None:
-    """Linear algebra runs in float32 or float64 only (as LAPACK and cuSOLVER do)."""
+def expect_linalg_dtype(a_type: Any, name: str = "a", half: bool = False) -> None:
+    """Linear algebra runs in float32 or float64 only (as LAPACK and cuSOLVER do);
+    ``half`` also admits float16, which :func:`linalg_operand` computes in float32."""
     dtype = type_check.eval(a_type.dtype)
-    if dtype.char not in "fd":
-        raise type_check.InvalidType(f"{name}.dtype in (float32, float64)", f"{name}.dtype is {dtype}")
+    if dtype.char not in ("efd" if half else "fd"):
+        expected = "(float16, float32, float64)" if half else "(float32, float64)"
+        raise type_check.InvalidType(f"{name}.dtype in {expected}", f"{name}.dtype is {dtype}")
+
+
+def linalg_operand(a: Any) -> Any:
+    """``a`` in a dtype that LAPACK and cuSOLVER take: float16 becomes float32."""
+    return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 
 def first_true(mask: Any, axes: tuple[int, ...]) -> Any:
