@@ -95,3 +95,7 @@ def test_prod_rejects_bad_axes():
         F.prod(numpy.ones((2, 3), numpy.float32), axis=(0, 3))
     with pytest.raises(TypeError, match=r"chainer\.functions\.prod: axis must be"):
         F.prod(numpy.ones((2, 3), numpy.float32), axis="0")
+    with pytest.raises(TypeError, match=r"chainer\.functions\.prod: axis must be"):
+        F.prod(numpy.ones((2, 3), numpy.float32), axis=[0])
+    with pytest.raises(ValueError, match=r"chainer\.functions\.prod: duplicate value in axis \(1, -2\)"):
+        F.prod(numpy.ones((3, 2, 4), numpy.float32), axis=(1, -2))

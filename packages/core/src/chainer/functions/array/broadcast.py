@@ -31,9 +31,9 @@ class BroadcastTo(function_node.FunctionNode):
         return (xp.broadcast_to(x, self._shape),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+        from chainer.functions.math import sum as sum_module
 
-        return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
+        return (sum_module.sum_to(grad_outputs[0], self._in_shape),)
 
 
 def broadcast_to(x: Any, shape: Any) -> variable.Variable:

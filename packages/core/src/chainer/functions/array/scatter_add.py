@@ -34,7 +34,8 @@ class ScatterAdd(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import get_item, sum_to
+        from chainer.functions.array import get_item
+        from chainer.functions.math import sum as sum_module
 
         gy = grad_outputs[0]
         result: list[Any] = []
@@ -42,7 +43,7 @@ class ScatterAdd(function_node.FunctionNode):
             if i == 0:
                 result.append(gy)
             else:
-                result.append(sum_to.sum_to(get_item.get_item(gy, self.slices), self._b_shape))
+                result.append(sum_module.sum_to(get_item.get_item(gy, self.slices), self._b_shape))
         return tuple(result)
 
 

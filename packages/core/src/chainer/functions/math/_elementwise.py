@@ -27,9 +27,9 @@ def expect_float_broadcastable(in_types: Any, names: tuple[str, ...]) -> None:
 
 def sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
     """Sum a gradient back to an input's shape (undoing broadcasting)."""
-    from chainer.functions.array import sum_to as sum_to_module
+    from chainer.functions.math import sum as sum_module
 
-    return sum_to_module.sum_to(gx, shape)
+    return sum_module.sum_to(gx, shape)
 
 
 class Masked(function_node.FunctionNode):

@@ -13,25 +13,32 @@ from chainer.utils import type_check
 def normalize_axis(axis: Any, where: str, allow_tuple: bool = True) -> tuple[int, ...] | None:
     """Validate an ``axis`` argument and return it as ``None`` or a tuple of ints.
 
+    A list is refused as Chainer 7 refused it (a tuple is the documented form).
+
     Raises:
         TypeError: ``axis`` is neither ``None``, an int nor (if allowed) a tuple of ints.
         ValueError: The tuple repeats a value.
     """
     if axis is None:
         return None
-    if isinstance(axis, int) and not isinstance(axis, bool):
-        return (axis,)
-    if allow_tuple and isinstance(axis, (tuple, list)):
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in axis):
-            if len(set(axis)) != len(axis):
-                raise ValueError(f"{where}: duplicate value in axis {tuple(axis)}")
-            return tuple(axis)
+    if _is_int(axis):
+        return (int(axis),)
+    if allow_tuple and isinstance(axis, tuple) and all(_is_int(a) for a in axis):
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"{where}: duplicate value in axis {axis}")
+        return tuple(int(a) for a in axis)
     expected = "None, an int or a tuple of ints" if allow_tuple else "None or an int"
     raise TypeError(f"{where}: axis must be {expected}, got {axis!r}")
 
 
-def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x") -> None:
-    """Type check: every axis is in ``[-ndim, ndim)`` and no two name the same axis."""
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, numpy.integer)) and not isinstance(value, (bool, numpy.bool_))
+
+
+def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x", where: str = "") -> None:
+    """Type check: every axis is in ``[-ndim, ndim)``; and no two name the same axis, a
+    ``ValueError`` as in Chainer 7 (``(1, -2)`` of a 3-dimensional ``x``), naming the
+    function ``where``."""
     if axes is None:
         return
     ndim = type_check.eval(x_type.ndim)
@@ -41,7 +48,9 @@ def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x") -> No
                 f"-{name}.ndim <= axis < {name}.ndim for every axis in {axes}", f"{name}.ndim is {ndim}"
             )
     if len({a % ndim for a in axes}) != len(axes):
-        raise type_check.InvalidType(f"axes {axes} name distinct axes of {name}", f"{name}.ndim is {ndim}")
+        raise ValueError(
+            f"{where}: duplicate value in axis {axes}: they name one axis of the {ndim}-dimensional {name} twice"
+        )
 
 
 def reduced_axes(ndim: int, axes: tuple[int, ...] | None) -> tuple[int, ...]:

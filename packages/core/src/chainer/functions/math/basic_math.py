@@ -17,7 +17,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
-from chainer.functions.array import sum_to
+from chainer.functions.math import sum as sum_module
 from chainer.utils import type_check
 
 _Variable = variable.Variable
@@ -121,7 +121,7 @@ class _Broadcasting(function_node.FunctionNode):
         result = []
         # A loop rather than a comprehension: this runs once per node in every backprop.
         for i, g in zip(indexes, self._input_grads(indexes, grad_outputs[0])):
-            result.append(sum_to.sum_to(g, inputs[i].shape))
+            result.append(sum_module.sum_to(g, inputs[i].shape))
         return tuple(result)
 
     def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:

@@ -54,7 +54,7 @@ class MatMul(function_node.FunctionNode):
         return (utils.force_array(xp.matmul(_op(a, self.transa), _op(b, self.transb))),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+        from chainer.functions.math import sum as sum_module
 
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]
@@ -63,10 +63,10 @@ class MatMul(function_node.FunctionNode):
         for i in indexes:
             if i == 0:
                 ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-                result.append(_grad_as(sum_to.sum_to(ga, a.shape), a))
+                result.append(_grad_as(sum_module.sum_to(ga, a.shape), a))
             else:
                 gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-                result.append(_grad_as(sum_to.sum_to(gb, b.shape), b))
+                result.append(_grad_as(sum_module.sum_to(gb, b.shape), b))
         return tuple(result)
 
 

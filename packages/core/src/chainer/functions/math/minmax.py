@@ -29,7 +29,7 @@ class SelectorBase(function_node.FunctionNode):
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
         _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis)
+        _reduction.check_axes(x_type, self.axis, where=f"chainer.functions.{self.label.lower()}")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))

@@ -20,7 +20,7 @@ class Prod(function_node.FunctionNode):
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
         _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis)
+        _reduction.check_axes(x_type, self.axis, where="chainer.functions.prod")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
