@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
 from chainer.functions.math import _reduction
 from chainer.utils import type_check
@@ -35,7 +37,16 @@ class Prod(function_node.FunctionNode):
         shape = x.shape
         kept = _reduction.kept_shape(shape, self.axis)
         gy = _reduction.expand(grad_outputs[0], kept, shape)
-        return (gy * _product_of_others(x, y, self.axis),)
+        if x.dtype != numpy.float16:
+            return (gy * _product_of_others(x, y, self.axis),)
+        # In float16 the quotients y / x and their derivatives lose several bits; the
+        # gradient graph runs in float32 (from x, not the rounded y) and is rounded once.
+        from chainer.functions.array import cast
+
+        x32 = cast.cast(x, numpy.float32)
+        y32 = prod(x32, axis=self.axis, keepdims=True)
+        gx = cast.cast(gy, numpy.float32) * _product_of_others(x32, y32, self.axis)
+        return (cast.cast(gx, numpy.float16),)
 
 
 def _product_of_others(x: variable.Variable, y: variable.Variable, axis: tuple[int, ...] | None) -> variable.Variable:
