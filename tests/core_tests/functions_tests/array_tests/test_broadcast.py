@@ -102,3 +102,9 @@ def test_broadcast_invalid():
         F.broadcast(numpy.zeros((2, 3), "f"), numpy.zeros(4, "f"))
     with pytest.raises(type_check.InvalidType, match=r"Broadcast \(Forward\)[\s\S]*in_types.size\(\) > 0"):
         F.broadcast()
+
+
+def test_broadcast_to_to_the_same_shape_wraps_an_array_without_copying():
+    a = numpy.zeros((2, 3), "f")
+    y = F.broadcast_to(a, (2, 3))
+    assert isinstance(y, chainer.Variable) and y.array is a

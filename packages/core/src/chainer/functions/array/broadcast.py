@@ -52,8 +52,9 @@ def broadcast_to(x: Any, shape: Any) -> variable.Variable:
                [1., 2.]], dtype=float32)
     """
     shape = tuple(shape)
-    if isinstance(x, variable.Variable) and x.shape == shape:
-        return x
+    if getattr(x, "shape", None) == shape:
+        # Nothing to do: a variable is returned as it is, an array wrapped (not copied).
+        return variable.as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
 
 
