@@ -34,6 +34,24 @@ def _is_basic(slices: Any) -> bool:
     return True
 
 
+def _check_index(x_type: Any, slices: Any, where: str) -> None:
+    """Check an index against the indexed input, with Chainer 7's errors: a ValueError for
+    more than one ``...`` and an InvalidType for more indexed axes than the input has."""
+    items = slices if isinstance(slices, tuple) else (slices,)
+    n_ellipsis = sum(1 for s in items if s is Ellipsis)
+    if n_ellipsis > 1:
+        raise ValueError(f"{where}: an index can have only one Ellipsis ('...'), got {n_ellipsis}")
+    n_indexed = 0
+    for s in items:
+        if s is None or s is Ellipsis:
+            continue
+        dtype = getattr(s, "dtype", None)
+        # A boolean mask indexes as many axes as it has; anything else indexes one.
+        n_indexed += s.ndim if dtype is not None and dtype.kind == "b" else 1
+    if n_indexed:
+        type_check.expect(x_type.ndim >= type_check.make_variable(n_indexed, "the number of indexed axes"))
+
+
 class GetItem(function_node.FunctionNode):
     """``x[slices]``."""
 
@@ -42,6 +60,7 @@ class GetItem(function_node.FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
+        _check_index(in_types[0], self.slices, "chainer.functions.get_item")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]

@@ -15,8 +15,11 @@ class ScatterAdd(function_node.FunctionNode):
         self.slices = slices
 
     def check_type_forward(self, in_types: Any) -> None:
+        from chainer.functions.array import get_item
+
         type_check._argname(in_types, ("a", "b"))
         type_check.expect(in_types[0].dtype == in_types[1].dtype)
+        get_item._check_index(in_types[0], self.slices, "chainer.functions.scatter_add")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.array import get_item

@@ -22,10 +22,17 @@ class Squeeze(function_node.FunctionNode):
             return
         for axis in self.axis:
             _util.expect_axis(x_type, axis)
-            type_check.expect(x_type.shape[axis] == 1)
+        # Axes that cannot be squeezed are ValueErrors, as in numpy.squeeze and Chainer 7.
         ndim = type_check.eval(x_type.ndim)
         if len({a % ndim for a in self.axis}) != len(self.axis):
-            raise type_check.InvalidType(f"axis {self.axis} has no repeated axis", f"x.ndim is {ndim}")
+            raise ValueError(f"chainer.functions.squeeze: duplicate value in axis {self.axis}")
+        shape = type_check.eval(x_type.shape)
+        for axis in self.axis:
+            if shape[axis] != 1:
+                raise ValueError(
+                    f"chainer.functions.squeeze: axis {axis} has size {shape[axis]}; only axes of size one can be "
+                    "squeezed out"
+                )
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
