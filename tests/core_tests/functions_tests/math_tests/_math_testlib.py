@@ -152,6 +152,12 @@ def assert_rejects_a_y_off_the_axes_of_x(function, name):
         function(x, numpy.ones(4, numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"x.shape\[2:2 \+ y.ndim\] == y.shape"):
         function(x, numpy.ones((4, 1), numpy.float32), axis=2)
+    # In debug mode Chainer 7 asserted the shapes: an AssertionError.
+    with chainer.using_config("debug", True):
+        with pytest.raises(
+            AssertionError, match=rf"chainer.functions.{name}: y.shape \(2,\) must equal x.shape\[0:1\] \(x.shape is"
+        ):
+            function(x, numpy.ones(2, numpy.float32), axis=0)
 
 
 def assert_rejects_a_bad_axis(function, name, axis):

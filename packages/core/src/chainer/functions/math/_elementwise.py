@@ -6,7 +6,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from chainer import backend, function_node, utils
+from chainer import backend, configuration, function_node, utils
 from chainer.utils import type_check
 
 
@@ -95,11 +95,23 @@ class Selection(function_node.FunctionNode):
 # Broadcasting of y along the axes axis .. axis + y.ndim - 1 of x (scale and bias).
 
 
-def check_axis_types(in_types: Any, axis: int) -> None:
+class AxisShapeError(AssertionError):
+    """``y`` does not fit the axes of ``x`` it covers, found in debug mode: Chainer 7
+    asserted the shapes there, so code written for it expects an AssertionError."""
+
+
+def check_axis_types(in_types: Any, axis: int, label: str) -> None:
     """Expect floating ``x`` and ``y`` of one dtype with ``y.shape == x.shape[axis:axis + y.ndim]``."""
     type_check._argname(in_types, ("x", "y"))
     x_type, y_type = in_types
     type_check.expect(x_type.dtype.kind == "f", y_type.dtype == x_type.dtype)
+    if configuration.config.debug:
+        x_shape, y_shape = type_check.eval(x_type.shape), type_check.eval(y_type.shape)
+        if x_shape[axis : axis + len(y_shape)] != y_shape:
+            raise AxisShapeError(
+                f"chainer.functions.{label}: y.shape {y_shape} must equal x.shape[{axis}:{axis + len(y_shape)}] "
+                f"(x.shape is {x_shape})"
+            )
     type_check.expect(x_type.shape[axis : axis + y_type.ndim] == y_type.shape)
 
 
