@@ -9,6 +9,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.math import basic_math
 from chainer.utils import type_check
 
 
@@ -415,3 +416,29 @@ def test_double_backprop_through_operators():
     (ggx,) = chainer.grad([gx], [x], grad_outputs=[numpy.ones(2)])
     expected = 2 * x.array + numpy.log(2.0) ** 2 * 2.0**x.array
     testing.assert_allclose(ggx.array, expected, atol=0, rtol=1e-13)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (2, "2"),
+        (0, "0"),
+        (-2, "(-2)"),
+        (2.5, "2.5"),
+        (-0.5, "(-0.5)"),
+        (numpy.float32(2), "2.0"),
+        (numpy.int64(-3), "(-3)"),
+        (numpy.array([1, 2]), "constant array"),
+        (chainer.Variable(numpy.array([1.0, 2.0])), "constant array"),
+    ],
+)
+def test_constant_operands_in_labels(value, text):
+    # Chainer 7's spelling of a constant in a node label: negative numbers parenthesized,
+    # arrays as "constant array".
+    assert basic_math._convert_value_to_string(value) == text
+    assert basic_math.AddConstant(value).label == f"_ + {text}"
+
+
+def test_basic_math_is_reachable_as_chainer_basic_math():
+    assert chainer.basic_math is basic_math
+    assert basic_math.PowConstVar(2.0).label == "2.0 ** _"

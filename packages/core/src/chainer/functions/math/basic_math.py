@@ -98,7 +98,7 @@ class _ConstantOperand(function_node.FunctionNode):
 
     @property
     def label(self) -> str:
-        return self._label_format.format(_const_label(self.value))
+        return self._label_format.format(_convert_value_to_string(self.value))
 
 
 class _Broadcasting(function_node.FunctionNode):
@@ -342,10 +342,17 @@ class PowConstVar(_FloatInput, _ConstantOperand):
         return (grad_outputs[0] * y * float(numpy.log(self.value)),)
 
 
-def _const_label(value: Any) -> str:
-    if _is_scalar(value):
-        return str(value)
-    return f"constant array {getattr(value, 'shape', '')}"
+def _convert_value_to_string(value: Any) -> str:
+    """How a constant operand appears in a node's label (as in Chainer 7): a number as
+    Python prints it, in parentheses when negative; an array or variable as
+    ``constant array``."""
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, numpy.generic):
+        value = value.item()
+    if isinstance(value, (int, float)):
+        return f"({value})" if value < 0 else str(value)
+    return "constant array"
 
 
 def neg(self: Any) -> variable.Variable:
