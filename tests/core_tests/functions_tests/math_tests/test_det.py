@@ -83,3 +83,11 @@ def test_det_rejects_non_square_and_wrong_ndim():
         F.batch_det(numpy.ones((2, 2), numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"Det \(Forward\)[\s\S]*a\.ndim == 2"):
         F.det(numpy.ones((1, 2, 2), numpy.float32))
+
+
+def test_batch_det_node_is_chainer_7s_batch_det():
+    from chainer.functions.math import det as det_module
+
+    y = F.batch_det(chainer.Variable(numpy.stack([numpy.eye(2) * 2, numpy.eye(2) * 3])))
+    assert type(y.creator) is det_module.BatchDet and y.creator.label == "BatchDet"
+    numpy.testing.assert_allclose(y.array, [4.0, 9.0])

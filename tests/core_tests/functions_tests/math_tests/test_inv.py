@@ -85,3 +85,12 @@ def test_inv_rejects_non_square_and_wrong_ndim():
 def test_inv_of_singular_matrix_raises():
     with pytest.raises(numpy.linalg.LinAlgError):
         F.inv(numpy.ones((2, 2), numpy.float64))
+
+
+def test_batch_inv_node_is_chainer_7s_batch_inv():
+    import chainer
+    from chainer.functions.math import inv as inv_module
+
+    y = F.batch_inv(chainer.Variable(numpy.stack([numpy.eye(2) * 2, numpy.eye(2) * 4])))
+    assert type(y.creator) is inv_module.BatchInv and y.creator.label == "BatchInv"
+    numpy.testing.assert_allclose(y.array, numpy.stack([numpy.eye(2) / 2, numpy.eye(2) / 4]))

@@ -36,7 +36,8 @@ class Masked(function_node.FunctionNode):
     """``where(mask, g, 0)``: passes ``g`` where ``mask`` holds.
 
     The gradient of a piecewise function (clip, maximum, ...) away from its kinks; it is
-    linear in ``g``, so its own backward is itself with the same mask.
+    linear in ``g``, so its own backward is itself with the same mask. Those functions
+    name their subclass of it (``ClipGrad``, ``MaximumGrad``...) as Chainer 7 did.
     """
 
     def __init__(self, mask: Any) -> None:
@@ -48,12 +49,48 @@ class Masked(function_node.FunctionNode):
         return (xp.where(self.mask, g, g.dtype.type(0)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return Masked(self.mask).apply(grad_outputs)
+        return type(self)(self.mask).apply(grad_outputs)
 
 
 def masked(mask: Any, g: Any) -> Any:
     """``g`` where ``mask`` holds, zero elsewhere (differentiable in ``g``)."""
     return Masked(mask).apply((g,))[0]
+
+
+class UnaryGrad(function_node.FunctionNode):
+    """``gx = gy * f'(x)``: the gradient of an elementwise function ``f`` as one node of
+    ``(x, gy)`` (one pass over the arrays in backward, and differentiable again).
+
+    A subclass gives ``f'`` on arrays (:meth:`_derivative`, used in forward) and ``f'``
+    and ``f''`` as differentiable expressions of the variable ``x`` (:meth:`_first`,
+    :meth:`_second`; ``_second`` returns ``None`` where ``f''`` is zero).
+    """
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return (utils.force_array(gy * self._derivative(backend.get_array_module(x), x), gy.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        result: list[Any] = []
+        for i in indexes:
+            if i == 0:
+                second = self._second(x)
+                result.append(None if second is None else ggx * gy * second)
+            else:
+                result.append(ggx * self._first(x))
+        return tuple(result)
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _derivative(xp, x)")
+
+    def _first(self, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _first(x)")
+
+    def _second(self, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _second(x)")
 
 
 class Selection(function_node.FunctionNode):
@@ -66,6 +103,8 @@ class Selection(function_node.FunctionNode):
 
     _select: ClassVar[str]
     _x1_wins: ClassVar[Callable[[Any, Any], Any]]
+    # The node of the gradient (a Masked by the choice).
+    _grad: ClassVar[type[Masked]]
 
     @property
     def label(self) -> str:
@@ -85,10 +124,8 @@ class Selection(function_node.FunctionNode):
         gy = grad_outputs[0]
         result = []
         for i in indexes:
-            if i == 0:
-                result.append(sum_to(masked(x1_wins, gy), x1.shape))
-            else:
-                result.append(sum_to(masked(~x1_wins, gy), x2.shape))
+            mask = x1_wins if i == 0 else ~x1_wins
+            result.append(sum_to(self._grad(mask).apply((gy,))[0], (x1, x2)[i].shape))
         return tuple(result)
 
 

@@ -48,6 +48,13 @@ class Det(function_node.FunctionNode):
         return (scale * transpose.transpose(inv.inv(a)),)
 
 
+class BatchDet(Det):
+    """The node of :func:`batch_det`: :class:`Det` of each matrix of a batch."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)
+
+
 def det(a: Any) -> variable.Variable:
     """Determinant of a square matrix.
 
@@ -80,7 +87,7 @@ def batch_det(a: Any) -> variable.Variable:
         >>> F.batch_det(np.stack([np.eye(2, dtype='f') * 2] * 3)).array
         array([4., 4., 4.], dtype=float32)
     """
-    return Det(batched=True).apply((a,))[0]
+    return BatchDet().apply((a,))[0]
 
 
 __all__ = ["batch_det", "det"]

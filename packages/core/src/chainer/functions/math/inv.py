@@ -42,6 +42,13 @@ class Inv(function_node.FunctionNode):
         return (-matmul.matmul(y, matmul.matmul(gy, y, transb=True), transa=True),)
 
 
+class BatchInv(Inv):
+    """The node of :func:`batch_inv`: :class:`Inv` of each matrix of a batch."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)
+
+
 def inv(a: Any) -> variable.Variable:
     """Inverse of a square matrix.
 
@@ -75,7 +82,7 @@ def batch_inv(a: Any) -> variable.Variable:
         >>> F.batch_inv(np.stack([np.eye(2, dtype='f') * 2] * 3)).shape
         (3, 2, 2)
     """
-    return Inv(batched=True).apply((a,))[0]
+    return BatchInv().apply((a,))[0]
 
 
 __all__ = ["batch_inv", "inv"]
