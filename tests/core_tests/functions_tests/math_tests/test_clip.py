@@ -87,6 +87,8 @@ def test_gradient_is_a_clip_grad_node():
     from chainer.functions.math import clip as module
 
     x = chainer.Variable(numpy.array([-2.0, -1.0, 0.0, 1.0, 2.0]))
-    (gx,) = chainer.grad([F.clip(x, -1.0, 1.0)], [x], grad_outputs=[numpy.full(5, 3.0)], enable_double_backprop=True)
+    (gx,) = chainer.grad(
+        [F.clip(x, -1.0, 1.0)], [x], grad_outputs=[chainer.Variable(numpy.full(5, 3.0))], enable_double_backprop=True
+    )
     assert isinstance(gx.creator, module.ClipGrad)
     numpy.testing.assert_array_equal(gx.array, [0.0, 3.0, 3.0, 3.0, 0.0])

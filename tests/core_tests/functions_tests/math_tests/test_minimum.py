@@ -48,7 +48,10 @@ def test_gradient_is_a_minimum_grad_node():
     x1 = chainer.Variable(numpy.array([1.0, 4.0, 2.0]))
     x2 = chainer.Variable(numpy.array([3.0, 0.0, 2.0]))
     g1, g2 = chainer.grad(
-        [F.minimum(x1, x2)], [x1, x2], grad_outputs=[numpy.array([1.0, 2.0, 3.0])], enable_double_backprop=True
+        [F.minimum(x1, x2)],
+        [x1, x2],
+        grad_outputs=[chainer.Variable(numpy.array([1.0, 2.0, 3.0]))],
+        enable_double_backprop=True,
     )
     assert isinstance(g1.creator, module.MinimumGrad)
     chosen_first = numpy.array([1.0, 4.0, 2.0]) <= numpy.array([3.0, 0.0, 2.0])
