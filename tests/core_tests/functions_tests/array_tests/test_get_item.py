@@ -161,3 +161,16 @@ def test_get_item_index_errors_of_chainer_7():
     with pytest.raises(ValueError, match=r"get_item: an index can have only one Ellipsis \('\.\.\.'\), got 2"):
         F.get_item(x, (Ellipsis, Ellipsis))
     assert F.get_item(x, (None, Ellipsis, 0, None)).shape == (1, 2, 1)
+
+
+def test_install_variable_get_item_reinstalls_indexing():
+    from chainer.functions.array import get_item as module
+
+    saved = chainer.Variable.__getitem__
+    try:
+        chainer.Variable.__getitem__ = None
+        module.install_variable_get_item()
+        x = chainer.Variable(numpy.arange(3.0))
+        numpy.testing.assert_array_equal(x[1:].array, [1.0, 2.0])
+    finally:
+        chainer.Variable.__getitem__ = saved

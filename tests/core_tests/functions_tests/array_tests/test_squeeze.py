@@ -56,3 +56,11 @@ def test_squeeze_invalid():
         F.squeeze(x, (0, -3))
     with pytest.raises(TypeError, match="squeeze: axis must be an int"):
         F.squeeze(x, 0.0)
+
+
+def test_argone_lists_the_axes_of_length_one():
+    from chainer.functions.array import squeeze as module
+
+    assert module.argone((1, 3, 1, 2)) == (0, 2)
+    assert module.argone([]) == ()
+    assert F.squeeze(numpy.zeros((1, 3, 1, 2), "f")).shape == (3, 2)

@@ -124,6 +124,12 @@ def get_item(x: Any, slices: Any) -> variable.Variable:
     return GetItem(_normalize(slices)).apply((x,))[0]
 
 
-variable.Variable.__getitem__ = get_item  # type: ignore[method-assign,assignment]
+def install_variable_get_item() -> None:
+    """Give :class:`~chainer.Variable` its indexing operator, ``x[slices]`` (done when this
+    module is imported; calling it again reinstalls it)."""
+    variable.Variable.__getitem__ = get_item  # type: ignore[method-assign,assignment]
+
+
+install_variable_get_item()
 
 __all__ = ["get_item"]

@@ -9,6 +9,17 @@ from chainer.functions.array import _util
 from chainer.utils import type_check
 
 
+def argone(iterable: Any) -> tuple[int, ...]:
+    """The positions of the ones in ``iterable``: the axes of length one of a shape.
+
+    Example:
+        >>> from chainer.functions.array import squeeze
+        >>> squeeze.argone((1, 3, 1, 2))
+        (0, 2)
+    """
+    return tuple(i for i, n in enumerate(iterable) if n == 1)
+
+
 class Squeeze(function_node.FunctionNode):
     """Remove the given axes (all axes of length one if ``axis`` is ``None``)."""
 
