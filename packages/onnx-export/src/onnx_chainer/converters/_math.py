@@ -204,6 +204,8 @@ CONVERTERS = {
     "PowVarConst": _with_constant("Pow", False),
     "PowConstVar": _with_constant("Pow", True),
     "Sum": _reduction("ReduceSum"),
+    # F.average without weights records one Mean node (as in Chainer 7).
+    "Mean": _reduction("ReduceMean"),
     "Max": _reduction("ReduceMax"),
     "Min": _reduction("ReduceMin"),
     "Prod": _reduction("ReduceProd"),
