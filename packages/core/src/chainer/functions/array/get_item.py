@@ -37,18 +37,25 @@ def _is_basic(slices: Any) -> bool:
 def _check_index(x_type: Any, slices: Any, where: str) -> None:
     """Check an index against the indexed input, with Chainer 7's errors: a ValueError for
     more than one ``...`` and an InvalidType for more indexed axes than the input has."""
-    items = slices if isinstance(slices, tuple) else (slices,)
-    n_ellipsis = sum(1 for s in items if s is Ellipsis)
-    if n_ellipsis > 1:
-        raise ValueError(f"{where}: an index can have only one Ellipsis ('...'), got {n_ellipsis}")
+    items = slices if type(slices) is tuple else (slices,)
     n_indexed = 0
+    n_ellipsis = 0
     for s in items:
-        if s is None or s is Ellipsis:
+        if s is None:
+            continue
+        if s is Ellipsis:
+            n_ellipsis += 1
+            continue
+        if type(s) is slice or type(s) is int:
+            n_indexed += 1
             continue
         dtype = getattr(s, "dtype", None)
         # A boolean mask indexes as many axes as it has; anything else indexes one.
         n_indexed += s.ndim if dtype is not None and dtype.kind == "b" else 1
-    if n_indexed:
+    if n_ellipsis > 1:
+        raise ValueError(f"{where}: an index can have only one Ellipsis ('...'), got {n_ellipsis}")
+    # The expression is built only to report a failure: indexing is on the hot path.
+    if n_indexed > type_check.eval(x_type.ndim):
         type_check.expect(x_type.ndim >= type_check.make_variable(n_indexed, "the number of indexed axes"))
 
 
