@@ -346,7 +346,8 @@ def test_cleargrads_and_zerograds():
     assert all(p.grad is not None for p in model.params())
     model.cleargrads()
     assert all(p.grad is None for p in model.params())
-    model.zerograds()
+    with pytest.warns(DeprecationWarning, match="Link.zerograds is deprecated"):
+        model.zerograds()
     for p in model.params():
         numpy.testing.assert_array_equal(p.grad, numpy.zeros_like(p.array))
 
