@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend
+from chainer import backend, function_node
 from chainer.utils import type_check
 
 
@@ -51,6 +51,25 @@ def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x", where
         raise ValueError(
             f"{where}: duplicate value in axis {axes}: they name one axis of the {ndim}-dimensional {name} twice"
         )
+
+
+class AxisReduction(function_node.FunctionNode):
+    """A reduction of a floating ``x`` over ``axis`` (a tuple of ints, ``None`` for all
+    axes), keeping the reduced axes with size one if ``keepdims``. A subclass names its
+    public function in ``_where`` (for argument errors)."""
+
+    _where = "chainer.functions"
+
+    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        x_type = in_types[0]
+        # Integer reductions would make average() and friends truncate; 7.8.1 rejects them too.
+        expect_float(x_type)
+        check_axes(x_type, self.axis, where=self._where)
 
 
 def reduced_axes(ndim: int, axes: tuple[int, ...] | None) -> tuple[int, ...]:

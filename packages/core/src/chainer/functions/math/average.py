@@ -4,24 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import function_node, utils, variable
+from chainer import utils, variable
 from chainer.functions.math import _reduction
 from chainer.functions.math import sum as sum_module
-from chainer.utils import type_check
 
 
-class Mean(function_node.FunctionNode):
+class Mean(_reduction.AxisReduction):
     """Unweighted mean over the given axes (all axes for ``None``)."""
 
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis, where="chainer.functions.average")
+    _where = "chainer.functions.average"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]

@@ -6,23 +6,14 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, function_node, utils, variable
+from chainer import backend, utils, variable
 from chainer.functions.math import _reduction
-from chainer.utils import type_check
 
 
-class Prod(function_node.FunctionNode):
+class Prod(_reduction.AxisReduction):
     """Product over the given axes."""
 
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis, where="chainer.functions.prod")
+    _where = "chainer.functions.prod"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))

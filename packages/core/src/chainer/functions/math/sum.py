@@ -9,19 +9,10 @@ from chainer.functions.math import _reduction
 from chainer.utils import type_check
 
 
-class Sum(function_node.FunctionNode):
+class Sum(_reduction.AxisReduction):
     """Sum over the given axes."""
 
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        # Integer sums would make average() and friends truncate; 7.8.1 rejects them too.
-        type_check.expect(x_type.dtype.kind == "f")
-        _reduction.check_axes(x_type, self.axis, where="chainer.functions.sum")
+    _where = "chainer.functions.sum"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
