@@ -104,7 +104,66 @@ def test_old_style_refuses_second_order_instead_of_returning_zero():
 def test_apply_returns_tuple_and_accepts_arrays():
     out = MulAdd().apply((_rand(2), _rand(2), _rand(2)))
     assert isinstance(out, tuple) and isinstance(out[0], Variable)
-    assert out[0].creator is None  # no input requires a gradient: no graph
+    # No input requires a gradient: the output names its creator but nothing flows back.
+    assert type(out[0].creator) is MulAdd and not out[0].requires_grad
+    assert out[0].creator.inputs is None
+
+
+def test_functions_of_constants_name_their_creator_with_the_rank_of_a_full_graph():
+    # Code written for Chainer reads attributes of the creator (dropout's mask) after
+    # applying a function to plain arrays; the output's rank is one more than the deepest
+    # input's, as if the whole graph had been recorded.
+    x = np.ones((50, 4), np.float32)
+    y = F.dropout(x, 0.5)
+    mask = y.creator.mask
+    np.testing.assert_array_equal(y.array, x * mask)
+    assert set(np.unique(mask)) <= {0.0, 2.0}
+    assert y.rank == 1 and F.relu(y).rank == 2 and F.relu(F.relu(y)).creator.rank == 2
+    with chainer.no_backprop_mode():
+        assert F.dropout(x, 0.5).creator is None
+
+
+def test_functions_of_constants_keep_no_inputs_alive():
+    # The creator of such an output holds no edge to its inputs, so a chain of them
+    # (inference without no_backprop_mode) does not keep earlier arrays alive.
+    import weakref
+
+    class Holder(np.ndarray):
+        pass
+
+    x = np.ones(3, np.float32).view(Holder)
+    ref = weakref.ref(x)
+    y = F.identity(F.exp(x))
+    del x
+    assert ref() is None
+    np.testing.assert_allclose(y.array, np.exp(np.ones(3)), rtol=1e-6)
+
+
+def test_a_function_of_constants_feeds_a_differentiable_graph():
+    # The constant branch (creator without edges) is skipped by backprop; the gradient of
+    # w is d/dw sum(exp(x) * w) = exp(x).
+    x = np.arange(3, dtype=np.float32)
+    w = Variable(np.ones(3, np.float32))
+    F.sum(F.exp(x) * w).backward()
+    np.testing.assert_allclose(w.grad, np.exp(np.arange(3.0)), rtol=1e-6)
+    z = F.exp(x)
+    z.grad = np.ones(3, np.float32)
+    z.backward()  # nothing to compute, and no error
+
+
+def test_default_backward_passes_no_gradient():
+    # A FunctionNode without a backward gives its inputs no gradient (Chainer 7.8.1's default).
+    class ForwardOnly(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 3,)
+
+    a = Variable(_rand(2))
+    b = Variable(_rand(2))
+    (y,) = ForwardOnly().apply((a,))
+    F.sum(y + b).backward()
+    assert a.grad is None
+    np.testing.assert_array_equal(b.grad, np.ones(2))
+    assert ForwardOnly().backward((0, 1), (None,)) == (None, None)
 
 
 def test_no_backprop_mode_records_no_graph():
@@ -465,11 +524,11 @@ def test_backprop_step_accumulates_into_gradient_lists():
 
 
 def test_a_hook_can_ask_for_functions_of_constants_to_be_recorded():
-    # Without an input that requires grad no graph is recorded, unless an active hook
+    # Without an input that requires grad no edges are recorded, unless an active hook
     # sets _record_all_functions (onnx_chainer's exporter does, as Chainer 7.8.1 recorded
     # every function applied with backprop enabled).
     x = np.arange(3, dtype="f")
-    assert F.exp(x).creator is None
+    assert F.exp(x).creator.inputs is None
 
     class RecordAll(chainer.FunctionHook):
         name = "RecordAll"
@@ -480,6 +539,7 @@ def test_a_hook_can_ask_for_functions_of_constants_to_be_recorded():
         with chainer.no_backprop_mode():
             z = F.exp(x)
     assert type(y.creator).__name__ == "Exp" and not y.requires_grad
+    assert len(y.creator.inputs) == 1
     np.testing.assert_allclose(y.array, np.exp(x))
     assert z.creator is None
 

@@ -3,7 +3,8 @@
 ``apply`` is the hot path of the whole library: every operation on variables passes
 through it. It does only what the current configuration needs: the light type check
 (see :mod:`chainer.utils.type_check`), hooks only if some are active, and graph
-recording only when backprop is enabled and some input requires a gradient.
+recording only when backprop is enabled (its edges only when some input requires a
+gradient).
 """
 
 from __future__ import annotations
@@ -39,13 +40,15 @@ def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
     return var
 
 
-def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank: int) -> variable.VariableNode:
+def _output_node(
+    var: variable.Variable, array: Any, creator: FunctionNode, rank: int, requires_grad: bool = True
+) -> variable.VariableNode:
     node = _new(_VariableNode)
     node._variable = weakref.ref(var)
     node.creator_node = creator
     node.data = None
     node.name = None
-    node._requires_grad = True
+    node._requires_grad = requires_grad
     node._rank = rank
     node.dtype = None if array is None else array.dtype
     node.shape = None if array is None else array.shape
@@ -135,7 +138,10 @@ class FunctionNode:
                     requires_grad = True
             else:
                 array = x
-                x = _Variable(x, requires_grad=False)
+                if type(x) is not _ndarray:
+                    variable._check_array(x, "chainer.Variable")
+                # An array is a constant: its variable gets a node only if a graph is recorded.
+                x = _output_variable(x, False)
             input_vars.append(x)
             in_data.append(array)
             if array_type is not type(array):
@@ -178,15 +184,14 @@ class FunctionNode:
                 if observe is not None:
                     observe(self, input_vars, outputs)
 
-        # Without an input that requires grad no graph is recorded, unless an active hook
-        # asks for the whole graph (onnx_chainer's exporter: Chainer 7.8.1 recorded every
-        # function applied with backprop enabled). all_hooks is None without hooks.
-        if not (requires_grad and enable_backprop) and not (
-            all_hooks and enable_backprop and any(getattr(h, "_record_all_functions", False) for h in all_hooks)
-        ):
+        if not enable_backprop:
             if len(outputs) == 1:
                 return (_output_variable(outputs[0], requires_grad),)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
+        # Without an input that requires grad no edges are recorded, unless an active hook
+        # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
+        if not requires_grad and not (all_hooks and any(getattr(h, "_record_all_functions", False) for h in all_hooks)):
+            return self._outputs_without_edges(input_vars, outputs)
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
@@ -235,6 +240,31 @@ class FunctionNode:
             self._retained_output_data = tuple(retained)
         if debug:
             self.stack = _backprop.capture_stack()
+        return tuple(ret)
+
+    def _outputs_without_edges(
+        self, input_vars: list[variable.Variable], outputs: tuple[Any, ...]
+    ) -> tuple[variable.Variable, ...]:
+        # Chainer 7.8.1 recorded the graph whenever backprop was enabled, so code reads
+        # ``y.creator`` (e.g. dropout's mask) after applying a function to constants. The
+        # outputs name this node as their creator, with the rank a full graph would give,
+        # but the node keeps no inputs: nothing can flow back to constants, and chains of
+        # such outputs (inference without no_backprop_mode) keep no arrays alive.
+        rank = 0
+        for x in input_vars:
+            node = x._node
+            if node is not None and node._rank > rank:
+                rank = node._rank
+        self.rank = rank
+        rank += 1
+        ret = []
+        out_refs = []
+        for y in outputs:
+            var = _output_variable(y, False)
+            node = _output_node(var, y, self, rank, False)
+            out_refs.append(_weakref(node))
+            ret.append(var)
+        self.outputs = tuple(out_refs)
         return tuple(ret)
 
     def _active_hooks(self) -> list[function_hook.FunctionHook]:
@@ -327,8 +357,10 @@ class FunctionNode:
 
         Returns:
             A tuple of Variables (or ``None``), one per target index or one per input.
+            The default returns ``None`` for every target: a function that does not
+            implement backward passes no gradient to its inputs (as in Chainer 7.8.1).
         """
-        raise NotImplementedError(f"{self.label} does not implement backward()")
+        return (None,) * len(target_input_indexes)
 
     def backward_accumulate(
         self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...], grad_inputs: tuple[Any, ...]
