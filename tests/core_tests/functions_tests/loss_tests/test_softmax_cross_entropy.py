@@ -112,19 +112,23 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
         self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
         self.check_double_backward_options = self.check_backward_options
 
+    # The targets are constants of the loss (no gradient reaches them, as in Chainer
+    # 7.8.1; see test_soft_targets_receive_no_gradient), so only x is an input here.
     def generate_inputs(self):
         x = numpy.random.uniform(-2, 2, self.shape).astype(self.dtype)
         t = numpy.random.uniform(0.1, 1, self.shape)
         t /= t.sum(axis=1, keepdims=True)
-        return x, t.astype(self.dtype)
+        self.t = t.astype(self.dtype)
+        return (x,)
 
     def forward(self, inputs, device):
-        x, t = inputs
+        (x,) = inputs
+        t = device.send(self.t)
         return (F.softmax_cross_entropy(x, t, reduce=self.reduce, soft_target_loss=self.soft_target_loss),)
 
     def forward_expected(self, inputs):
-        x, t = inputs
-        t64 = t.astype(numpy.float64)
+        (x,) = inputs
+        t64 = self.t.astype(numpy.float64)
         log_y = _log_softmax(x)
         if self.soft_target_loss == "cross-entropy":
             loss = -(t64 * log_y).sum(axis=1)
@@ -133,6 +137,19 @@ class TestSoftmaxCrossEntropySoftTarget(testing.FunctionTestCase):
         if self.reduce == "mean":
             loss = numpy.asarray(loss.mean())
         return (loss.astype(self.dtype),)
+
+
+@pytest.mark.parametrize("soft_target_loss", ["cross-entropy", "kl-divergence"])
+def test_soft_targets_receive_no_gradient(soft_target_loss):
+    # Soft targets are constants, like integer labels: a target given as a Variable that
+    # requires a gradient gets none, and x's gradient is (softmax(x) - t) / N for 'mean'.
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (4, 3)))
+    raw = numpy.random.uniform(0.1, 1, (4, 3))
+    t = chainer.Variable(raw / raw.sum(axis=1, keepdims=True))
+    F.softmax_cross_entropy(x, t, soft_target_loss=soft_target_loss).backward()
+    assert t.grad is None
+    softmax = numpy.exp(_log_softmax(x.array))
+    numpy.testing.assert_allclose(x.grad, (softmax - t.array) / 4, rtol=1e-10)
 
 
 def test_soft_target_kl_divergence_treats_zero_probabilities_as_zero():

@@ -170,8 +170,6 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
 
 def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_target_loss: str) -> variable.Variable:
     from chainer.functions.activation import log_softmax
-    from chainer.functions.array import cast
-    from chainer.functions.math import exponential
     from chainer.functions.math import sum as sum_module
 
     def check(in_types: Any) -> None:
@@ -189,15 +187,15 @@ def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_targe
 
     _common.check_arguments(check, (x, t), "SoftmaxCrossEntropy (soft target)")
     x = variable.as_variable(x)
-    t = variable.as_variable(t)
-    if t.dtype != x.dtype:
-        # Chainer takes targets of any float dtype; the loss is computed in x's.
-        t = cast.cast(t, x.dtype)
+    # The targets are constants, as for integer labels: no gradient reaches t (Chainer 7.8.1).
+    # Chainer takes targets of any float dtype; the loss is computed in x's.
+    t = variable.as_array(t).astype(x.dtype, copy=False)
     log_y = log_softmax.log_softmax(x, axis=1)
     if soft_target_loss == "kl-divergence":
-        # t log t with the limit 0 at t == 0 (log(t + [t == 0]) is log 1 there).
-        zero = (t.array == 0).astype(t.dtype)
-        elementwise = t * (exponential.log(t + zero) - log_y)
+        # t log t with the limit 0 at t == 0 (log of 1 there).
+        xp = backend.get_array_module(t)
+        t_log_t = t * xp.log(xp.where(t == 0, 1, t))
+        elementwise = t_log_t - t * log_y
     else:
         elementwise = -(t * log_y)
     if class_weight is not None:
