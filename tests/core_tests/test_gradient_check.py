@@ -197,3 +197,42 @@ def test_check_backward_detection_judges_the_fit_by_rtol_alone():
         gradient_check.check_backward(
             lambda a, b: F.absolute(a - b), (x0, x1), np.array(1.0), atol=1e-1, detect_nondifferentiable=True
         )
+
+
+def test_numerical_grad_evaluates_without_type_checks():
+    # As in Chainer 7.8.1, the finite differences run with type checks off: the function
+    # below refuses float32 inputs when checked, and d/dx sum(3 x) = 3 still comes out.
+    from chainer.utils import type_check
+
+    class Float64Only(FunctionNode):
+        def check_type_forward(self, in_types):
+            type_check.expect(in_types[0].dtype == np.float64)
+
+        def forward(self, inputs):
+            return (inputs[0] * 3,)
+
+    x = np.ones(3, np.float32)
+    with pytest.raises(type_check.InvalidType):
+        Float64Only().apply((x,))
+    (gx,) = gradient_check.numerical_grad(
+        lambda: (Float64Only().apply((x,))[0].array,), (x,), (np.ones(3, np.float32),), eps=1e-2
+    )
+    np.testing.assert_allclose(gx, [3, 3, 3], rtol=1e-3)
+
+
+def test_check_backward_casts_parameters_next_to_uncast_arrays():
+    # check_backward(dtype='f') casts the checked parameters (float16 -> float32) but not
+    # the running statistics the function also reads; the numerical pass accepts the mix.
+    rng = np.random.default_rng(0)
+    gamma = chainer.Parameter(rng.uniform(0.5, 1.5, 3).astype(np.float16))
+    beta = chainer.Parameter(rng.uniform(-1, 1, 3).astype(np.float16))
+    mean = rng.uniform(-1, 1, 3).astype(np.float16)
+    var = rng.uniform(0.5, 1.5, 3).astype(np.float16)
+    x = rng.uniform(-1, 1, (4, 3)).astype(np.float16)
+    gy = rng.uniform(-1, 1, (4, 3)).astype(np.float16)
+
+    def f(x):
+        return F.fixed_batch_normalization(x, gamma, beta, mean, var)
+
+    gradient_check.check_backward(f, x, gy, (gamma, beta), dtype="f", atol=1e-2, rtol=5e-2)
+    assert gamma.dtype == np.float16 and beta.dtype == np.float16
