@@ -337,3 +337,46 @@ def test_backward_of_a_variable_that_requires_no_gradient_does_nothing():
     leaf = Variable(np.ones((2, 3)), requires_grad=False)
     leaf.backward()
     assert leaf.grad is None
+
+
+class _NumpyHoldingDevice(chainer.backend.Device):
+    """A device of a third-party backend whose arrays are plain NumPy arrays: the
+    array alone cannot tell that a variable lives there."""
+
+    xp = np
+    supported_array_types = (np.ndarray,)
+
+    def __init__(self, index):
+        self.index = index
+
+    def __eq__(self, other):
+        return isinstance(other, _NumpyHoldingDevice) and other.index == self.index
+
+    def __hash__(self):
+        return hash(self.index)
+
+    @property
+    def name(self):
+        return f"@numpyholder:{self.index}"
+
+    def send_array(self, array):
+        return np.array(array, copy=True)
+
+
+def test_device_is_the_one_given_to_to_device():
+    device = _NumpyHoldingDevice(3)
+    x = Variable(np.ones(2, np.float32))
+    assert x.device == chainer.backend.CpuDevice()
+    x.to_device(device)
+    assert x.device == device
+    # A new array the device can hold keeps the device, as in Chainer 7.
+    x.array = np.zeros(2, np.float32)
+    assert x.device == device
+    assert copy.copy(x).device == device and copy.deepcopy(x).device == device
+    # Results of functions are where their arrays are.
+    assert (x * 2).device == chainer.backend.CpuDevice()
+    x.to_device("@numpy")
+    assert x.device == chainer.backend.CpuDevice()
+    empty = Variable(None)
+    empty.to_device(device)
+    assert empty.device == device

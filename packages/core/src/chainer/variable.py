@@ -201,6 +201,11 @@ class Variable:
     # No ChainerX array can exist in this distribution (see chainer.backends._chainerx).
     _has_chainerx_array = False
 
+    # The device given to to_device(), if any (an instance attribute only then, so
+    # function outputs pay nothing): a backend may share an array type with another (a
+    # custom device holding NumPy arrays), so the array alone cannot tell its device.
+    _device: Any = None
+
     def __init__(
         self, data: Any = None, *, name: str | None = None, grad: Any = None, requires_grad: bool = True
     ) -> None:
@@ -471,8 +476,15 @@ class Variable:
 
     @property
     def device(self) -> backend.Device:
-        """The device the array lives on."""
-        return backend.get_device_from_array(self._array)
+        """The device the array lives on: the one given to :meth:`to_device` while the
+        array is of a kind that device holds (as in Chainer 7), else the array's own."""
+        return self._given_or_array_device(self._device)
+
+    def _given_or_array_device(self, device: backend.Device | None) -> backend.Device:
+        array = self._array
+        if device is not None and (array is None or device.is_array_supported(array)):
+            return device
+        return backend.get_device_from_array(array)
 
     def item(self) -> Any:
         """The value of a one-element array as a Python scalar."""
@@ -535,6 +547,7 @@ class Variable:
     def to_device(self, device: Any) -> Variable:
         """Move the array and gradient to ``device`` in place; returns ``self``."""
         dev = backend._get_device_compat(device)
+        self._device = dev
         self._array = None if self._array is None else dev.send(self._array)
         if self._node is not None:
             self._node._set_data_info(self._array)
@@ -571,7 +584,12 @@ class Variable:
     # -- copying and pickling: the graph is not part of a variable's value ---------------------
 
     def __reduce__(self) -> Any:
-        return _rebuild_variable, (self._array, self._name, self.grad, self._requires_grad)
+        args = (self._array, self._name, self.grad, self._requires_grad)
+        device = self._device
+        if device is not None and device != backend.get_device_from_array(self._array):
+            # A device the array cannot tell (see _device) travels with the copy.
+            args += (device,)
+        return _rebuild_variable, args
 
     # -- printing --------------------------------------------------------------------------------
 
@@ -719,8 +737,13 @@ def variable_str(var: Variable) -> str:
     return _format(var, repr_style=False)
 
 
-def _rebuild_variable(array: Any, name: str | None, grad: Any, requires_grad: bool) -> Variable:
-    return Variable(array, name=name, grad=grad, requires_grad=requires_grad)
+def _rebuild_variable(
+    array: Any, name: str | None, grad: Any, requires_grad: bool, device: backend.Device | None = None
+) -> Variable:
+    var = Variable(array, name=name, grad=grad, requires_grad=requires_grad)
+    if device is not None:
+        var._device = device
+    return var
 
 
 def as_variable(obj: Any) -> Variable:
