@@ -380,3 +380,16 @@ def test_device_is_the_one_given_to_to_device():
     empty = Variable(None)
     empty.to_device(device)
     assert empty.device == device
+
+
+def test_parameter_device_survives_initialization():
+    device = _NumpyHoldingDevice(1)
+    param = chainer.Parameter(chainer.initializers.Constant(2.0))
+    param.to_device(device)
+    assert param.device == device
+    param.initialize((2,))
+    assert param.device == device
+    np.testing.assert_array_equal(param.array, [2.0, 2.0])
+    initialized = chainer.Parameter(np.ones(2, np.float32))
+    initialized.to_device(device)
+    assert initialized.device == device

@@ -85,9 +85,8 @@ class Parameter(variable.Variable):
 
     @property
     def device(self) -> backend.Device:
-        if self._array is None and self._initial_device is not None:
-            return self._initial_device
-        return super().device
+        # _initial_device is the device last given to to_device, initialized or not.
+        return self._given_or_array_device(self._initial_device)
 
     def initialize(self, shape: Any) -> None:
         """Create the array of ``shape`` with :attr:`initializer` (on the device the
