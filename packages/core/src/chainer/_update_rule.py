@@ -237,7 +237,7 @@ class UpdateRule:
     def serialize(self, serializer: Any) -> None:
         """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
         loading = _is_deserializer(serializer)
-        if loading and getattr(serializer, "_validating", False) and hasattr(serializer, "_peek"):
+        if loading and getattr(serializer, "_validating", False) is True and hasattr(serializer, "_peek"):
             self._check_loadable(serializer)
             return
         self.t = serializer("t", self.t)
