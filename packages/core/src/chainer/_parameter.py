@@ -136,8 +136,14 @@ class Parameter(variable.Variable):
         array = self._array
         if array is not None:
             return array.dtype
-        init_dtype = getattr(self.initializer, "dtype", None)
-        return chainer.get_dtype(init_dtype)
+        initializer = self.initializer
+        if not hasattr(initializer, "dtype"):
+            # A plain function as initializer: the array it fills decides (Chainer 7).
+            raise RuntimeError(
+                "Parameter.dtype: the parameter is not initialized and its initializer states no dtype; "
+                "give the initializer a dtype attribute or initialize the parameter first"
+            )
+        return chainer.get_dtype(initializer.dtype)
 
     def is_initialized(self) -> bool:
         """Whether the array has been created."""

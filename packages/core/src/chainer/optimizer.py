@@ -77,7 +77,8 @@ class Optimizer:
         """
         if not (callable(getattr(link, "namedparams", None)) and callable(getattr(link, "params", None))):
             raise TypeError(
-                f"{type(self).__name__}.setup: the target must be a chainer.Link, got {type(link).__name__}"
+                f"{type(self).__name__}.setup: optimization target must be a link (chainer.Link), "
+                f"got {type(link).__name__}"
             )
         self.target = link
         self.t = 0
@@ -151,8 +152,13 @@ class Optimizer:
             self.call_hook(hook)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
-        """Call one hook function (``hook(self)``)."""
-        hook(self)
+        """Call one hook: ``hook(param.update_rule, param)`` for each parameter if it has a
+        true ``call_for_each_param`` attribute, else ``hook(self)``."""
+        if getattr(hook, "call_for_each_param", False):
+            for param in self._check_target("call_hook").params():
+                hook(param.update_rule, param)
+        else:
+            hook(self)
 
     # -- serialization -------------------------------------------------------------------
 
@@ -219,7 +225,7 @@ class Optimizer:
             return
         flags: dict[Any, list[Any]] = {}
         for param in self._check_target("check_nan_in_grads").params():
-            grad = param.grad
+            grad = _update_rule.peek_grad(param)
             if grad is None or not _is_enabled(param):
                 continue
             xp = _update_rule._array_module(grad)
@@ -308,7 +314,7 @@ class GradientMethod(Optimizer):
         optimizer that does not need it may override it with a no-op.
         """
         for param in self._params("reallocate_cleared_grads"):
-            if param.grad is None and param.array is not None:
+            if param.array is not None and _update_rule.peek_grad(param) is None:
                 param.grad = _update_rule._array_module(param.array).zeros_like(param.array)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
@@ -359,7 +365,7 @@ class GradientMethod(Optimizer):
         # output gradient) or a read-only broadcast view (the gradient of a sum).
         seen: set[int] = set()
         for param in self._params("update"):
-            grad = param.grad
+            grad = _update_rule.peek_grad(param)
             if grad is None:
                 continue
             base = getattr(grad, "base", None)
