@@ -33,6 +33,12 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
     ``forward`` then sees ``W / sigma`` (times ``gamma`` with ``use_gamma``), and the
     gradient flows through ``sigma`` to ``W``.
 
+    The last ``v`` is kept as the hook's attribute :attr:`v`. Outside training, ``v`` is
+    recomputed from the stored ``u`` (which does not change); while recomputing a forward
+    pass (``chainer.config.in_recomputing``, e.g. under
+    :func:`~chainer.functions.forget`), the stored ``u`` and ``v`` are used as they are,
+    so the recomputed output equals the original one.
+
     Args:
         n_power_iteration: Power iterations per forward.
         eps: Added to the norm when normalizing ``u`` and ``v``.
@@ -74,6 +80,7 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         self.factor = factor
         self.vector_name = weight_name + "_u"
         self.axis = 0
+        self.v: Any = None
 
     # -- preparation -------------------------------------------------------------------------
 
@@ -133,11 +140,18 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         matrix = self.reshape_W(weight)
         m = matrix.array
         u = getattr(link, self.vector_name)
-        for _ in range(self.n_power_iteration):
-            v = _l2normalize(xp, m.T @ u, self.eps)
-            u = _l2normalize(xp, m @ v, self.eps)
-        if chainer.config.train:
+        v = self.v
+        fresh_v = v is None or backend.get_array_module(v) is not xp or v.shape != (m.shape[1],)
+        if chainer.config.in_recomputing and not fresh_v:
+            pass  # the vectors of the pass being recomputed
+        elif chainer.config.train and not chainer.config.in_recomputing:
+            for _ in range(self.n_power_iteration):
+                v = _l2normalize(xp, m.T @ u, self.eps)
+                u = _l2normalize(xp, m @ v, self.eps)
             getattr(link, self.vector_name)[...] = u
+        else:
+            v = _l2normalize(xp, m.T @ u, self.eps)
+        self.v = v
         # sigma = u^T W v, differentiable with respect to W (u and v are constants).
         sigma = matmul.matmul(matmul.matmul(u[None, :], matrix), v[:, None])
         sigma = reshape.reshape(sigma, ())
