@@ -14,6 +14,9 @@ class _Mixed16:
 
     name = "mixed16"
     kind = "f"
+    # NumPy reads a dtype attribute as the dtype of the object: arrays "of dtype mixed16"
+    # (x.astype(chainer.mixed16), numpy.dtype(chainer.mixed16)) are float16, as in Chainer 7.
+    dtype = numpy.dtype(numpy.float16)
 
     def __repr__(self) -> str:
         return "dtype(mixed16)"

@@ -77,6 +77,27 @@ class Linear(chainer.Link):
         if in_size is not None:
             self._initialize_params(in_size)
 
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+        """A layer whose parameters start as copies of ``W`` (``(out_size, in_size)``) and
+        ``b`` (``(out_size,)``; with ``nobias`` or ``b=None`` and ``nobias=False``, a zero
+        bias is created only if ``nobias`` is false), on the device of ``W``.
+
+        Args:
+            W: The weight: a parameter, a variable or an array.
+            b: The bias, or ``None``.
+            nobias: Create no bias.
+        """
+        w = _checks.param_array(W, "W", _WHERE)
+        if w.ndim != 2:
+            raise ValueError(f"{_WHERE}.from_params: W must be 2-D (out_size, in_size), got shape {w.shape}")
+        out_size, in_size = w.shape
+        bias = None if b is None or nobias else _checks.param_array(b, "b", _WHERE)
+        if bias is not None and bias.size != out_size:
+            raise ValueError(f"{_WHERE}.from_params: b has {bias.size} elements, W has {out_size} rows")
+        link = cls(in_size, out_size, nobias, initialW=w, initial_bias=bias)
+        return _checks.from_params_link(link, W)
+
     @property
     def in_size(self) -> int | None:
         """Input size (``None`` until the first input fixes it)."""
