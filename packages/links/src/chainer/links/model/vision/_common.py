@@ -4,6 +4,7 @@ layer-by-layer forward, ``extract``/``predict`` and finding pre-trained weights.
 from __future__ import annotations
 
 import collections
+import importlib.util
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -13,6 +14,9 @@ import numpy
 import chainer
 from chainer import link, serializers, variable
 from chainer.utils import argument
+
+# Whether Pillow, which image preparation needs, is installed (found without importing it).
+pillow_available = importlib.util.find_spec("PIL") is not None
 
 # Where Chainer keeps (and Chainer 7 kept) converted weights, under the dataset root.
 MODELS_DIRECTORY = "pfnet/chainer/models"
