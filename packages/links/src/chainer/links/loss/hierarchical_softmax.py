@@ -236,4 +236,4 @@ class BinaryHierarchicalSoftmax(link.Link):
         return self._func(x, t, self.W)
 
 
-__all__ = ["BinaryHierarchicalSoftmax", "BinaryHierarchicalSoftmaxFunction", "TreeParser"]
+__all__ = ["BinaryHierarchicalSoftmax"]
