@@ -401,14 +401,18 @@ class GradientMethod(Optimizer):
 _MOVED_HOOKS = ("GradientClipping", "GradientHardClipping", "GradientNoise", "Lasso", "WeightDecay")
 
 
+def make_deprecation_message(module_name: str) -> str:
+    """The warning given for ``chainer.optimizer.<module_name>``, a hook that moved to
+    :mod:`chainer.optimizer_hooks` in Chainer v4."""
+    return (
+        f"chainer.optimizer.{module_name} is deprecated from v4. Use chainer.optimizer_hooks.{module_name} instead."
+    )
+
+
 def __getattr__(name: str) -> Any:
     # The hooks moved to chainer.optimizer_hooks in v4; the old names still work.
     if name in _MOVED_HOOKS:
-        warnings.warn(
-            f"chainer.optimizer.{name} is deprecated; use chainer.optimizer_hooks.{name} instead",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        warnings.warn(make_deprecation_message(name), DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module("chainer.optimizer_hooks"), name)
     raise AttributeError(f"module 'chainer.optimizer' has no attribute {name!r}")
 

@@ -17,6 +17,20 @@ from chainer.utils import argument
 _WHERE = "DecorrelatedBatchNormalization"
 
 
+def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
+    """The running mean of a model saved before Chainer v7 (shape ``(C,)``, shared by the
+    groups) in the current layout ``(groups, C)``: every group gets a copy."""
+    xp = backend.get_array_module(avg_mean)
+    return xp.ascontiguousarray(xp.broadcast_to(avg_mean, (groups,) + tuple(avg_mean.shape)))
+
+
+def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
+    """The running whitening matrix of a model saved before Chainer v7 (shape ``(C, C)``)
+    in the current layout ``(groups, C, C)``: every group gets a copy."""
+    xp = backend.get_array_module(avg_projection)
+    return xp.ascontiguousarray(xp.broadcast_to(avg_projection, (groups,) + tuple(avg_projection.shape)))
+
+
 class DecorrelatedBatchNormalization(chainer.Link):
     """Decorrelated batch normalization layer (Huang et al., 2018).
 
@@ -125,7 +139,7 @@ class DecorrelatedBatchNormalization(chainer.Link):
                     UserWarning,
                     stacklevel=4,
                 )
-            saved = numpy.broadcast_to(saved, target.shape)
+            saved = (fix_avg_mean if name == "avg_mean" else fix_avg_projection)(saved, self.groups)
         elif saved.shape != target.shape:
             raise ValueError(
                 f"{_WHERE}: cannot load {name}: the file has shape {saved.shape}, the link needs {target.shape} "
