@@ -162,16 +162,41 @@ def test_update_rule_updates_and_counts():
     numpy.testing.assert_array_equal(rule.state["count"], [2, 2])
 
 
-def test_disabled_rule_and_missing_grad_are_skipped():
+def test_disabled_rule_is_skipped():
     rule = CountingRule()
     rule.enabled = False
     p = make_param()
     rule.update(p)
     assert rule.t == 0 and numpy.array_equal(p.array, [1.0, 2.0])
-    rule.enabled = True
-    q = make_param(grad=None)
-    rule.update(q)
-    assert rule.t == 0 and rule.state is None
+
+
+def test_rule_runs_for_parameters_without_gradient_or_array():
+    # As in Chainer 7: the update is counted and update_core runs; the formula decides.
+    seen = []
+
+    class Recording(UpdateRule):
+        def update_core_cpu(self, param):
+            seen.append(param.array is None)
+
+    rule = Recording()
+    rule.update(make_param(grad=None))
+    rule.update(chainer.Parameter())
+    assert rule.t == 2 and seen == [False, True]
+    # The built-in rules skip them (an uninitialized parameter's gradient is not readable).
+    sgd = optimizers.SGD(lr=1.0).create_update_rule()
+    p = make_param(grad=None)
+    sgd.update(p)
+    sgd.update(chainer.Parameter())
+    assert sgd.t == 2 and numpy.array_equal(p.array, [1.0, 2.0])
+
+
+def test_update_rule_runs_on_zero_dimensional_parameters():
+    for optimizer in (optimizers.AdaDelta(), optimizers.AdaGrad(), optimizers.RMSprop(), optimizers.MSVAG()):
+        rule = optimizer.create_update_rule()
+        p = chainer.Parameter(numpy.array(1.0, numpy.float32))
+        p.grad = numpy.array(0.5, numpy.float32)
+        rule.update(p)
+        assert p.shape == () and float(p.array) < 1.0
 
 
 def test_rule_hooks_order_and_timing():
@@ -376,7 +401,7 @@ def test_setup_returns_self_and_gives_each_param_a_rule():
 
 
 def test_setup_refuses_non_links():
-    with pytest.raises(TypeError, match=r"SGD.setup: the target must be a chainer.Link, got int"):
+    with pytest.raises(TypeError, match=r"SGD.setup: optimization target must be a link \(chainer.Link\), got int"):
         optimizers.SGD().setup(3)
 
 

@@ -354,10 +354,29 @@ def test_dtype_and_scalar_mismatches(tmp_path):
     numpy.savez(path, counts=numpy.ones(2, numpy.int64), n=numpy.arange(3))
     with pytest.raises(ValueError, match="'n' holds an array of shape"):
         serializers.load_npz(path, link)
+    # Chainer 7's rule for scalars: any integer into an int, otherwise only a safe cast,
+    # so even an integral float is refused for an int.
     numpy.savez(path, counts=numpy.full(2, 4, numpy.int64), n=numpy.asarray(2.0))
+    with pytest.raises(TypeError, match="'n' \\(dtype float64\\) into a value of type int"):
+        serializers.load_npz(path, link)
+    numpy.savez(path, counts=numpy.full(2, 4, numpy.int64), n=numpy.asarray(-(2**60)))
     serializers.load_npz(path, link)
-    assert link.n == 2 and type(link.n) is int
+    assert link.n == -(2**60) and type(link.n) is int
     numpy.testing.assert_array_equal(link.counts, [4, 4])
+
+
+def test_scalar_casts_follow_numpy_safe_casting(tmp_path):
+    link = chainer.Link()
+    link.add_persistent("small", numpy.uint32(0))
+    link.add_persistent("ratio", 0.0)
+    path = tmp_path / "casts.npz"
+    numpy.savez(path, small=numpy.asarray(5, numpy.int64), ratio=numpy.asarray(0.25, numpy.float32))
+    with pytest.raises(TypeError, match="'small' \\(dtype int64\\) into a value of type uint32"):
+        serializers.load_npz(path, link)
+    numpy.savez(path, small=numpy.asarray(5, numpy.uint8), ratio=numpy.asarray(0.25, numpy.float32))
+    serializers.load_npz(path, link)
+    assert link.small == 5 and type(link.small) is numpy.uint32
+    assert link.ratio == 0.25 and type(link.ratio) is float
 
 
 # -- path and ignore_names -------------------------------------------------------------------------------
@@ -461,15 +480,15 @@ def test_gpu_model_round_trip(tmp_path, model, h):
 
     _forward(model)
     expected = h.snapshot(model)
-    model.to_gpu()
+    model.to_device("@cupy:0")
     path = tmp_path / "gpu.npz"
     serializers.save_npz(path, model)
     target = h.Classifier(h.MLP())
-    target.to_gpu()
+    target.to_device("@cupy:0")
     serializers.load_npz(path, target)
     assert isinstance(target.predictor.l2.W.array, cupy.ndarray)  # initialized on its device
     assert isinstance(target.predictor.bn.avg_mean, cupy.ndarray)
-    target.to_cpu()
+    target.to_device("@numpy")
     h.assert_same_state(h.snapshot(target), expected)
 
 

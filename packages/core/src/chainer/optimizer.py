@@ -344,7 +344,10 @@ class GradientMethod(Optimizer):
             if self._use_cleargrads:
                 target.cleargrads()
             else:
-                target.zerograds()
+                # The deprecation was reported by use_cleargrads(False) already.
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
         self.reallocate_cleared_grads()

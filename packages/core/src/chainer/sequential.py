@@ -78,14 +78,16 @@ def _offset(text: str, position: tuple[int, int]) -> int:
 
 
 def _describe(layer: Any) -> str:
-    """How a layer is printed: a link's repr, a lambda's source text, else ``repr``."""
+    """How a layer is printed: a link's repr, a lambda's source text, a named function's
+    name, else ``repr`` (a ``functools.partial``, a callable object)."""
     if isinstance(layer, _link.Link):
         return repr(layer)
     if _is_lambda(layer):
         source = _lambda_source(layer)
         if source:
             return source
-    return repr(layer)
+    name = getattr(layer, "__name__", None)
+    return name if isinstance(name, str) and name != "<lambda>" else repr(layer)
 
 
 class _Described:
