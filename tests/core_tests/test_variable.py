@@ -226,3 +226,8 @@ def test_retained_input_variable_is_recreated_after_release():
     np.testing.assert_array_equal(gx.array, 2 * x.array)
     (ggx,) = chainer.grad([F.sum(gx)], [x])
     np.testing.assert_array_equal(ggx.array, [2.0, 2.0])
+
+
+def test_unary_plus_is_the_variable_itself():
+    x = Variable(np.arange(3.0))
+    assert +x is x

@@ -1,16 +1,18 @@
-"""LinkTestCase and LinkInitializersTestCase must pass correct links and fail wrong ones."""
-
-import unittest
+"""LinkTestCase and LinkInitializersTestCase pass correct links and fail wrong ones with
+LinkTestError; what they give create_link, forward and forward_expected."""
 
 import numpy as np
+import pytest
 
 import chainer
 import chainer.functions as F
 from chainer import initializers, testing
 
+_CPU = testing.inject_backend_tests(None, [{}])
+
 
 class _ScaleNode(chainer.FunctionNode):
-    """y = x * w (w broadcast over rows), with a configurable error in dL/dw."""
+    """y = x * w (w broadcast over rows), with an optional error in dL/dw."""
 
     def __init__(self, w_grad_factor=1.0):
         self.w_grad_factor = w_grad_factor
@@ -23,130 +25,179 @@ class _ScaleNode(chainer.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, w = self.get_retained_inputs()
         (gy,) = grad_outputs
-        result = []
-        for i in indexes:
-            if i == 0:
-                result.append(gy * F.broadcast_to(w, gy.shape))
-            else:
-                result.append(F.sum(gy * x, axis=0) * self.w_grad_factor)
-        return tuple(result)
+        return gy * F.broadcast_to(w, gy.shape), F.sum(gy * x, axis=0) * self.w_grad_factor
 
 
 class _Scale(chainer.Link):
+    """y = x * W + b; W's size is taken from the first input when ``size`` is None."""
+
     def __init__(self, initial_w, w_grad_factor=1.0, size=3, ignore_initializer=False):
         super().__init__()
         self.w_grad_factor = w_grad_factor
         with self.init_scope():
-            self.W = chainer.Parameter(initializers.One() if ignore_initializer else initial_w, (size,))
-            self.b = chainer.Parameter(initializers.Zero(), (size,))
+            self.W = chainer.Parameter(initializers.One() if ignore_initializer else initial_w)
+            self.b = chainer.Parameter(initializers.Zero(), (3,))
+        if size is not None:
+            self.W.initialize((size,))
 
     def forward(self, x):
+        if self.W.array is None:
+            self.W.initialize(x.shape[1:])
         return _ScaleNode(self.w_grad_factor).apply((x, self.W))[0] + self.b
 
 
-def _make_link_case(forward_error=0.0, w_grad_factor=1.0):
-    @testing.inject_backend_tests(None, [{}, {"use_cuda": True}])
-    class Case(testing.LinkTestCase):
-        param_names = ("W", "b")
+class _ScaleTest(testing.LinkTestCase):
+    __test__ = False  # a base for the cases below, not a test of this module
+    param_names = ("W", "b")
+    link_args = {}
+    forward_error = 0.0
 
-        def generate_params(self):
-            return (np.random.uniform(-1, 1, 3).astype(np.float32),)
+    def generate_params(self):
+        return (np.random.uniform(-1, 1, 3).astype(np.float32),)
 
-        def create_link(self, initializers):
-            return _Scale(initializers[0], w_grad_factor)
+    def create_link(self, initializers):
+        return _Scale(initializers[0], **self.link_args)
 
-        def generate_inputs(self):
-            return (np.random.uniform(-1, 1, (2, 3)).astype(np.float32),)
+    def generate_inputs(self):
+        return (np.random.uniform(-1, 1, (2, 3)).astype(np.float32),)
 
-        def forward_expected(self, link, inputs):
-            (x,) = inputs
-            return (x * link.W.array + link.b.array + forward_error,)
-
-    return Case
-
-
-def _run(case, name):
-    result = unittest.TestResult()
-    case(name).run(result)
-    return result
+    def forward_expected(self, link, inputs):
+        (x,) = inputs
+        return (x * link.W.array + link.b.array + np.float32(self.forward_error),)
 
 
-def test_correct_link_passes_and_gets_gpu_variants():
-    case = _make_link_case()
-    for name in ("test_forward__numpy", "test_backward__numpy"):
-        result = _run(case, name)
-        assert result.wasSuccessful(), result.failures + result.errors
-    gpu_method = case.test_forward__use_cuda_True__cuda_device_0
-    assert any(mark.name == "gpu" for mark in gpu_method.pytestmark)
+def _expand(scratch, cls):
+    (generated,) = scratch.expand(_CPU, cls).values()
+    return generated
 
 
-def test_wrong_forward_fails():
-    result = _run(_make_link_case(forward_error=0.1), "test_forward__numpy")
-    assert len(result.failures) == 1
-    assert "forward output 0 differs from forward_expected()" in result.failures[0][1]
+@pytest.mark.parametrize("check", ["test_forward", "test_backward"])
+def test_a_correct_link_passes(scratch, run, check):
+    result = run(_expand(scratch, type("Case", (_ScaleTest,), {})), check)
+    assert result.wasSuccessful(), result.failures + result.errors
 
 
-def test_wrong_parameter_gradient_fails():
-    result = _run(_make_link_case(w_grad_factor=1.5), "test_backward__numpy")
-    assert len(result.failures) == 1
-    assert "check_backward failed" in result.failures[0][1]
+@pytest.mark.parametrize(
+    "members, check",
+    [({"forward_error": 0.1}, "test_forward"), ({"link_args": {"w_grad_factor": 1.5}}, "test_backward")],
+)
+def test_a_wrong_link_fails_with_link_test_error(scratch, members, check):
+    case = _expand(scratch, type("Case", (_ScaleTest,), members))
+    with pytest.raises(testing.LinkTestError):
+        case(check).debug()
 
 
-def test_missing_parameter_name_is_reported():
-    case = _make_link_case()
-    case.param_names = ("W", "nope")
-    result = _run(case, "test_backward__numpy")
-    assert len(result.errors) == 1 and "has no parameter of that name" in result.errors[0][1]
+def test_a_wrong_parameter_gradient_is_found_only_through_param_names(scratch, run):
+    members = {"link_args": {"w_grad_factor": 1.5}, "param_names": ("b",)}
+    assert run(_expand(scratch, type("Case", (_ScaleTest,), members)), "test_backward").wasSuccessful()
 
 
-def test_forward_expected_sees_the_parameters_before_the_forward():
+def test_forward_expected_sees_the_link_on_the_cpu_after_the_forward(scratch):
     seen = []
 
-    @testing.inject_backend_tests(None, [{}])
-    class Case(testing.LinkTestCase):
-        def generate_params(self):
-            return (np.full(3, 2.0, np.float32),)
-
-        def create_link(self, initializers):
-            return _Scale(initializers[0])
-
-        def generate_inputs(self):
-            return (np.ones((2, 3), np.float32),)
+    class Case(_ScaleTest):
+        link_args = {"size": None}  # W is initialised by the first forward
 
         def forward_expected(self, link, inputs):
-            seen.append(type(link.W.array))
-            return (inputs[0] * 2,)
+            seen.append(link.W.array)
+            return super().forward_expected(link, inputs)
 
-    result = _run(Case, "test_forward__numpy")
-    assert result.wasSuccessful(), result.failures + result.errors
-    assert seen == [np.ndarray]
+    case = _expand(scratch, Case)
+    case("test_forward").debug()
+    case("test_backward").debug()
+    assert isinstance(seen[0], np.ndarray) and seen[0].shape == (3,)
 
 
-def _make_init_case(ignore_initializer=False):
-    @testing.inject_backend_tests(None, [{}])
-    class Case(testing.LinkInitializersTestCase):
-        param_names = ("W",)
+def test_forward_gets_the_link_variables_and_the_device(scratch):
+    received = []
 
-        def get_initializers(self):
-            return ([initializers.Constant(3.0), 2.5, np.arange(3, dtype=np.float32), initializers.Normal(1.0)],)
+    class Case(_ScaleTest):
+        def forward(self, link, inputs, device):
+            received.append((link, inputs, device))
+            return super().forward(link, inputs, device)
 
+    _expand(scratch, Case)("test_forward").debug()
+    ((link, inputs, device),) = received
+    assert isinstance(link, _Scale)
+    assert all(isinstance(x, chainer.Variable) for x in inputs)
+    assert not inputs[0].array.flags.c_contiguous
+    assert device == chainer.backend.CpuDevice()
+
+
+def test_wrongly_written_link_tests_are_reported(scratch):
+    class NotALink(_ScaleTest):
         def create_link(self, initializers):
-            return _Scale(initializers[0], ignore_initializer=ignore_initializer)
+            return np.ones(3)
 
-        def generate_inputs(self):
-            return (np.ones((2, 3), np.float32),)
+    with pytest.raises(TypeError, match="create_link"):
+        _expand(scratch, NotALink)("test_forward").debug()
 
-    return Case
+    class VariableParams(_ScaleTest):
+        def generate_params(self):
+            return (chainer.Variable(np.ones(3, np.float32)),)
+
+    with pytest.raises(TypeError, match="initializer"):
+        _expand(scratch, VariableParams)("test_forward").debug()
+
+    missing = _expand(scratch, type("Missing", (_ScaleTest,), {"param_names": ("W", "nope")}))
+    with pytest.raises(testing.LinkTestError, match="no parameter of that name"):
+        missing("test_backward").debug()
 
 
-def test_initializers_pass_when_the_link_uses_them():
-    result = _run(_make_init_case(), "test_initializers__numpy")
+class _InitTest(testing.LinkInitializersTestCase):
+    __test__ = False  # a base for the cases below, not a test of this module
+    param_names = ("W",)
+    ignore_initializer = False
+
+    def get_initializers(self):
+        return (
+            [
+                initializers.Constant(3.0),
+                2.5,
+                np.arange(3, dtype=np.float32),
+                testing.InitializerArgument(None, initializers.Constant(0.25)),
+            ],
+        )
+
+    def create_link(self, initializers):
+        (w,) = initializers
+        # None stands for the link's default, a constant 0.25 here.
+        return _Scale(initializers_default(w), ignore_initializer=self.ignore_initializer)
+
+    def generate_inputs(self):
+        return (np.ones((2, 3), np.float32),)
+
+
+def initializers_default(w):
+    return initializers.Constant(0.25) if w is None else w
+
+
+def test_initializers_pass_when_the_link_uses_them(scratch, run):
+    result = run(_expand(scratch, type("Case", (_InitTest,), {})), "test_initializers")
     assert result.wasSuccessful(), result.failures + result.errors
 
 
-def test_initializers_fail_when_the_link_ignores_them():
-    result = _run(_make_init_case(ignore_initializer=True), "test_initializers__numpy")
-    assert len(result.failures) == 1
-    assert (
-        "did not use the initializer" in result.failures[0][1] or "is not what the initializer" in result.failures[0][1]
-    )
+def test_initializers_fail_when_the_link_ignores_them(scratch):
+    case = _expand(scratch, type("Case", (_InitTest,), {"ignore_initializer": True}))
+    with pytest.raises(testing.LinkTestError, match="does not hold what its initializer"):
+        case("test_initializers").debug()
+
+
+def test_initializer_argument_states_what_its_value_stands_for(scratch):
+    class WrongDefault(_InitTest):
+        def get_initializers(self):
+            return ([testing.InitializerArgument(None, 0.5)],)
+
+    with pytest.raises(testing.LinkTestError):
+        _expand(scratch, WrongDefault)("test_initializers").debug()
+    arg = testing.InitializerArgument(None, 1)
+    assert arg.argument_value is None and arg.expected_initializer == 1
+
+
+def test_a_variable_is_no_initializer(scratch):
+    class Case(_InitTest):
+        def get_initializers(self):
+            return ([chainer.Parameter(np.ones(3, np.float32))],)
+
+    with pytest.raises(TypeError):
+        _expand(scratch, Case)("test_initializers").debug()

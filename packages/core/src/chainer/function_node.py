@@ -331,11 +331,16 @@ class FunctionNode:
                 result.append(gx + g_acc)
         return tuple(result)
 
-    def get_retained_inputs(self) -> tuple[variable.Variable, ...]:
+    def get_retained_inputs(self) -> tuple[variable.Variable | None, ...]:
         """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
         if self._input_indexes_to_retain is None or self.inputs is None:
             return ()
-        return tuple(self.inputs[i].get_variable() for i in self._input_indexes_to_retain)
+        # An input given as None (an absent gradient passed on by a backward) is
+        # retained as None, as in 7.8.1, not as a Variable holding None.
+        return tuple(
+            None if self.inputs[i].data is None else self.inputs[i].get_variable()
+            for i in self._input_indexes_to_retain
+        )
 
     def get_retained_outputs(self) -> tuple[variable.Variable, ...]:
         """The outputs kept by :meth:`retain_outputs`, as Variables connected to the graph.

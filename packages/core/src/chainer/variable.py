@@ -524,6 +524,10 @@ class Variable:
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _refuse_comparison
     __hash__ = object.__hash__
 
+    def __pos__(self) -> Variable:
+        # Unary plus is the identity, as in 7.8.1 (test code writes ``+ a * b`` with Variables).
+        return self
+
     # The arithmetic operators (+, -, *, /, //, **, @, unary - and abs) and indexing
     # (x[...]) are installed on this class by chainer.functions.math.basic_math and
     # chainer.functions.array.get_item, which build on Variable themselves. Their

@@ -16,32 +16,61 @@ def _to_numpy(x: Any) -> Any:
     return backend.cpu().send(x)
 
 
+def _as_noncontiguous_array(array: Any) -> Any:
+    """A copy of ``array`` with the same values (and device) that is neither C- nor
+    F-contiguous; arrays of at most one element, and ``None``, are returned as they are
+    (no layout of them is non-contiguous). Tuples and lists are converted item by item."""
+    if array is None:
+        return None
+    if isinstance(array, (tuple, list)):
+        return type(array)(_as_noncontiguous_array(a) for a in array)
+    if array.size <= 1:
+        return array
+    xp = backend.get_array_module(array)
+    # Every other element of a buffer twice as long along the last axis that is
+    # longer than one: that axis gets a stride of two elements, so the view is
+    # neither C- nor F-ordered whatever the other axes are.
+    axis = max(i for i, s in enumerate(array.shape) if s > 1)
+    wide_shape = list(array.shape)
+    wide_shape[axis] *= 2
+    wide = xp.empty(tuple(wide_shape), dtype=array.dtype)
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(None, None, 2)
+    view = wide[tuple(index)]
+    view[...] = array
+    return view
+
+
 def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4, verbose: bool = True) -> None:
     """Assert that ``x`` and ``y`` agree elementwise: ``|x - y| <= atol + rtol * |y|``.
 
-    Unlike ``numpy.testing.assert_allclose``, both arguments may be NumPy or CuPy arrays
-    (or Variables), the shapes must be equal (no broadcasting), and the message reports
-    the largest errors and their positions.
+    Like ``numpy.testing.assert_allclose`` (shapes broadcast against each other, so a
+    scalar ``y`` is compared with every element of ``x``), but both arguments may be
+    NumPy or CuPy arrays, Variables or scalars, and the message reports the worst
+    element and its position.
     """
     x_np = _to_numpy(x)
     y_np = _to_numpy(y)
-    if x_np.shape != y_np.shape:
-        raise AssertionError(f"assert_allclose: shapes differ: {x_np.shape} vs {y_np.shape}")
     try:
         numpy.testing.assert_allclose(x_np, y_np, atol=atol, rtol=rtol, verbose=verbose)
     except AssertionError as exc:
-        if not verbose or x_np.size == 0:
+        try:
+            xb, yb = numpy.broadcast_arrays(x_np, y_np)
+        except ValueError:
+            raise exc from None
+        if not verbose or xb.size == 0 or xb.dtype.kind not in "biuf" or yb.dtype.kind not in "biuf":
             raise
-        xf = x_np.astype(numpy.float64)
-        yf = y_np.astype(numpy.float64)
-        err = numpy.abs(xf - yf)
-        tol = atol + rtol * numpy.abs(yf)
-        with numpy.errstate(invalid="ignore", divide="ignore"):
+        xf = xb.astype(numpy.float64)
+        yf = yb.astype(numpy.float64)
+        with numpy.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            err = numpy.abs(xf - yf)
+            tol = atol + rtol * numpy.abs(yf)
             ratio = numpy.where(tol > 0, err / tol, numpy.inf)
-        worst = numpy.unravel_index(numpy.nanargmax(ratio) if numpy.isfinite(ratio).any() else 0, x_np.shape)
+        ratio = numpy.where(numpy.isnan(ratio), numpy.inf, ratio)
+        worst = numpy.unravel_index(int(numpy.argmax(ratio)), xb.shape)
         detail = (
             f"\nworst element at index {tuple(int(i) for i in worst)}: x={xf[worst]!r}, y={yf[worst]!r}, "
             f"|x-y|={err[worst]!r} > atol + rtol*|y| = {tol[worst]!r}"
-            f"\nx dtype {x_np.dtype}, y dtype {y_np.dtype}, shape {x_np.shape}"
+            f"\nx: {x_np.dtype} {x_np.shape}, y: {y_np.dtype} {y_np.shape}"
         )
         raise AssertionError(str(exc) + detail) from None

@@ -1,261 +1,451 @@
-"""The test harness of functions: forward against a reference, backward and double
-backward against numerical gradients, on every backend configuration."""
+"""The test harnesses of functions and links.
+
+:class:`FunctionTestCase` checks a function's forward against a reference and its
+backward and double backward against numerical gradients; :class:`LinkTestCase` does
+the same for a link (with respect to its inputs and parameters), and
+:class:`LinkInitializersTestCase` checks that a link initialises its parameters as its
+initializer arguments say. Each is meant to be decorated with
+:func:`~chainer.testing.inject_backend_tests`, which gives every ``test_*`` method a
+:class:`~chainer.testing.BackendConfig`.
+
+What the harnesses do with a test's methods, in order, for each check:
+
+1. ``self.backend_config`` and ``self.test_name`` (``'test_forward'``,
+   ``'test_backward'``, ...) are set and :meth:`~FunctionTestBase.before_test` is
+   called, so a test can adjust tolerances or skip per check and backend; then a
+   ``skip_*_test`` flag set to ``True`` skips the check.
+2. ``generate_inputs()`` gives NumPy arrays. The expected outputs are computed from
+   copies of them (for a link, after the tested forward, by the link moved back to the
+   CPU); the inputs are sent to the tested device and, unless ``contiguous == 'C'``,
+   made non-contiguous (so that implementations are exercised on strided memory), and
+   wrapped in Variables.
+3. ``forward`` must return a tuple of Variables on that device. Backward checks use
+   output gradients from ``generate_grad_outputs`` (shaped like the expected outputs)
+   and, for double backward, ``generate_grad_grad_inputs`` (shaped like the inputs); a
+   ``None`` gradient leaves its output (input) out of the check.
+
+A failed check raises :class:`FunctionTestError` (:class:`LinkTestError` for links), an
+``AssertionError``; a test written wrongly (``generate_inputs`` returning something that
+is not arrays, ``create_link`` returning something that is not a link) raises
+``TypeError``.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import numbers
 import unittest
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn
 
 import numpy
 
-from chainer import backend, gradient_check, variable
+from chainer import backend, gradient_check, initializer, initializers, variable
+from chainer import link as link_module
 from chainer.testing import array as array_module
 
-_MAX_DODGE_RETRIES = 10
+# dodge_nondifferentiable draws new inputs until a differentiable point is found; a
+# function that is non-differentiable everywhere must still end the test.
+_MAX_DODGE_TRIES = 100
 
 
-class FunctionTestError(AssertionError):
+class _TestError(AssertionError):
+    """A check of a test harness failed; subclasses name the harness."""
+
+    @classmethod
+    def check(cls, condition: bool, message: str) -> None:
+        """Raise this error with ``message`` unless ``condition`` holds."""
+        if not condition:
+            raise cls(message)
+
+    @classmethod
+    def fail(cls, message: str, exc: BaseException | None = None) -> NoReturn:
+        """Raise this error with ``message`` (and the failure ``exc`` that caused it)."""
+        if exc is None:
+            raise cls(message)
+        raise cls(f"{message}\n\n{type(exc).__name__}: {exc}") from exc
+
+    @classmethod
+    @contextlib.contextmanager
+    def raise_if_fail(cls, message: str, error_types: Any = AssertionError) -> Iterator[None]:
+        """Turn an ``error_types`` raised in the block into this error, with ``message``."""
+        try:
+            yield
+        except cls:
+            raise
+        except error_types as exc:
+            cls.fail(message, exc)
+
+
+class FunctionTestError(_TestError):
     """A check of :class:`FunctionTestCase` failed."""
 
 
-def _as_tuple(x: Any, where: str) -> tuple[Any, ...]:
-    if isinstance(x, tuple):
-        return x
-    if isinstance(x, list):
-        return tuple(x)
-    raise TypeError(f"{where} must return a tuple, got {type(x).__name__}")
+class LinkTestError(_TestError):
+    """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
 
 
-def _noncontiguous(x: numpy.ndarray) -> numpy.ndarray:
-    """A copy of ``x`` with the same values but strided memory."""
-    if x.ndim == 0 or x.size <= 1:
-        return x
-    bigger = numpy.empty(x.shape[:-1] + (x.shape[-1] * 2,), x.dtype)
-    view = bigger[..., ::2]
-    view[...] = x
-    assert not view.flags.c_contiguous
-    return view
+# -- checks of what the test's methods return ---------------------------------------------
 
 
-class _Harness(unittest.TestCase):
-    """What the function and link harnesses share: the inputs of ``generate_inputs``,
-    their copies on the tested device (strided unless ``contiguous == 'C'``) and the
-    check that a forward returns Variables."""
+def _array_props(arrays: Sequence[Any]) -> str:
+    return ", ".join("None" if a is None else f"{a.dtype} {tuple(a.shape)}" for a in arrays)
+
+
+def _check_array_types(arrays: Any, device: backend.Device, func_name: str) -> tuple[Any, ...]:
+    """``arrays``, what ``func_name()`` returned, as a tuple; it must hold arrays of
+    ``device`` (or ``None``)."""
+    if isinstance(arrays, list):
+        arrays = tuple(arrays)
+    if not isinstance(arrays, tuple):
+        raise TypeError(f"{func_name}() must return a tuple of arrays, got {type(arrays).__name__}")
+    for i, a in enumerate(arrays):
+        if a is not None and not device.is_array_supported(a):
+            raise TypeError(
+                f"{func_name}() must return a tuple of arrays of {device} (or None); item {i} is a "
+                f"{type(a).__module__}.{type(a).__name__}"
+            )
+    return arrays
+
+
+def _check_variable_types(
+    vars: Any, device: backend.Device, func_name: str, test_error_cls: type[_TestError]
+) -> tuple[variable.Variable, ...]:
+    """``vars``, what ``func_name()`` returned, as a tuple; it must hold Variables whose
+    arrays are on ``device``."""
+    if isinstance(vars, list):
+        vars = tuple(vars)
+    test_error_cls.check(
+        isinstance(vars, tuple), f"{func_name}() must return a tuple of Variables, got {type(vars).__name__}"
+    )
+    for i, v in enumerate(vars):
+        test_error_cls.check(
+            isinstance(v, variable.Variable), f"{func_name}() must return Variables; item {i} is a {type(v).__name__}"
+        )
+        test_error_cls.check(
+            v.array is None or device.is_array_supported(v.array),
+            f"{func_name}() must return Variables on {device}; item {i} holds a "
+            f"{type(v.array).__module__}.{type(v.array).__name__}",
+        )
+    return vars
+
+
+def _check_arrays_equal(
+    actual_arrays: Sequence[Any], expected_arrays: Sequence[Any], test_error_cls: type[_TestError], **opts: Any
+) -> None:
+    """The arrays must agree in number, shapes, dtypes and values (``opts`` go to
+    :func:`~chainer.testing.assert_allclose`)."""
+    props = f"\nexpected: ({_array_props(expected_arrays)})\nactual:   ({_array_props(actual_arrays)})"
+    test_error_cls.check(
+        len(actual_arrays) == len(expected_arrays),
+        f"the number of outputs ({len(actual_arrays)}) differs from the number expected ({len(expected_arrays)})"
+        + props,
+    )
+    for i, (actual, expected) in enumerate(zip(actual_arrays, expected_arrays)):
+        test_error_cls.check(
+            actual.shape == expected.shape and actual.dtype == expected.dtype,
+            f"output {i} differs from the expected one in shape or dtype" + props,
+        )
+    mismatched = []
+    for i, (actual, expected) in enumerate(zip(actual_arrays, expected_arrays)):
+        try:
+            array_module.assert_allclose(actual, expected, **opts)
+        except AssertionError as exc:
+            mismatched.append(f"output {i}:\n{exc}")
+    if mismatched:
+        test_error_cls.fail("outputs differ from the expected values" + props + "\n\n" + "\n\n".join(mismatched))
+
+
+def _as_variables(arrays: Sequence[Any]) -> tuple[variable.Variable, ...]:
+    return tuple(variable.Variable(a, requires_grad=a.dtype.kind == "f") for a in arrays)
+
+
+# -- the harnesses ---------------------------------------------------------------------------
+
+
+class _HarnessBase(unittest.TestCase):
+    """What every harness shares: the backend configuration and name of the check that
+    runs, the option dicts (one per test instance, so that ``setUp`` may update them in
+    place), and the inputs sent to the tested device."""
 
     backend_config: Any = None
-    contiguous: str | None = None
     #: The check running now (``'test_forward'``, ``'test_backward'``, ...).
     test_name: str | None = None
+    #: ``'C'``: inputs (and gradients) are C-contiguous; ``None``: non-contiguous.
+    contiguous: str | None = None
 
-    _OPTION_DICTS = (
-        "check_forward_options",
-        "check_backward_options",
-        "check_double_backward_options",
-        "check_initializers_options",
-    )
+    _option_dict_names: tuple[str, ...] = ()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Each test gets its own option dicts, which its setUp may update in place.
-        for name in self._OPTION_DICTS:
+        for name in self._option_dict_names:
             value = getattr(self, name, None)
             setattr(self, name, {} if value is None else dict(value))
 
     def before_test(self, test_name: str) -> None:
-        """Called before each check with its name (to skip or adjust per check)."""
+        """Called before each check with its name; may adjust options or raise
+        ``unittest.SkipTest``."""
 
-    def _start(self, test_name: str, backend_config: Any) -> None:
+    def generate_inputs(self) -> tuple[Any, ...]:
+        """The inputs: a tuple of NumPy arrays."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_inputs()")
+
+    def _begin(self, test_name: str, backend_config: Any, skip: str | None = None) -> None:
+        if self.contiguous not in (None, "C"):
+            raise ValueError(f"{type(self).__name__}.contiguous must be None or 'C', got {self.contiguous!r}")
         self.backend_config = backend_config
         self.test_name = test_name
         self.before_test(test_name)
+        if skip is not None and getattr(self, skip):
+            raise unittest.SkipTest(f"{skip} is set")
 
-    def generate_inputs(self) -> tuple[Any, ...]:
-        """Input arrays (NumPy) of the function or link under test."""
-        raise NotImplementedError(f"{type(self).__name__} must implement generate_inputs()")
+    def _generate_inputs(self) -> tuple[Any, ...]:
+        return _check_array_types(self.generate_inputs(), backend.CpuDevice(), "generate_inputs")
 
-    def _inputs(self) -> tuple[Any, ...]:
-        inputs = _as_tuple(self.generate_inputs(), "generate_inputs()")
-        for i, x in enumerate(inputs):
-            if not isinstance(x, numpy.ndarray):
-                raise TypeError(f"generate_inputs() must return NumPy arrays; input {i} is a {type(x).__name__}")
-        return inputs
-
-    def _to_device(self, arrays: tuple[Any, ...], backend_config: Any) -> tuple[Any, ...]:
-        result = []
-        for x in arrays:
-            if x is not None and self.contiguous is None and isinstance(x, numpy.ndarray):
-                x = _noncontiguous(x)
-            result.append(None if x is None else backend_config.get_array(x))
-        return tuple(result)
-
-    @staticmethod
-    def _checked_forward(
-        inputs: tuple[Any, ...], forward: Callable[[tuple[variable.Variable, ...]], Any]
-    ) -> tuple[variable.Variable, ...]:
-        """``forward`` applied to Variables of ``inputs`` (differentiable if floating point)."""
-        xs = tuple(variable.Variable(x, requires_grad=x.dtype.kind == "f") for x in inputs)
-        outputs = _as_tuple(forward(xs), "forward()")
-        for i, y in enumerate(outputs):
-            if not isinstance(y, variable.Variable):
-                raise TypeError(f"forward() must return Variables; output {i} is a {type(y).__name__}")
-        return outputs
+    def _to_device(self, arrays: Sequence[Any], backend_config: Any) -> tuple[Any, ...]:
+        """``arrays`` (NumPy or None) on the tested device, non-contiguous unless
+        ``contiguous == 'C'``; made non-contiguous there, since a transfer would make
+        them contiguous again."""
+        on_device = tuple(None if a is None else backend_config.get_array(a) for a in arrays)
+        if self.contiguous is None:
+            on_device = tuple(array_module._as_noncontiguous_array(a) for a in on_device)
+        return on_device
 
 
-class _ForwardBackwardHarness(_Harness):
-    """What :class:`FunctionTestCase` and :class:`~chainer.testing.LinkTestCase` share:
-    the comparison of outputs with the expected ones and the retries of a gradient
-    check at non-differentiable points; failures are ``_failure`` exceptions."""
+class FunctionTestBase(_HarnessBase):
+    """The forward and backward checks that :class:`FunctionTestCase` and
+    :class:`LinkTestCase` share.
 
-    check_forward_options: dict[str, Any] | None = None
-    check_backward_options: dict[str, Any] | None = None
+    Attributes:
+        check_forward_options (dict): Options of
+            :func:`~chainer.testing.assert_allclose` for the forward check.
+        check_backward_options (dict): Options of
+            :func:`~chainer.gradient_check.check_backward`.
+        skip_forward_test, skip_backward_test (bool): Skip a check.
+        dodge_nondifferentiable (bool): If the inputs fall on a point where the
+            numerical gradient detects non-differentiability, draw new inputs.
+        numerical_grad_dtype: dtype of the numerical gradients (default float64).
+        contiguous (None or 'C'): Layout of the arrays given to the tested code.
+    """
+
+    check_forward_options: dict[str, Any] = None  # type: ignore[assignment]
+    check_backward_options: dict[str, Any] = None  # type: ignore[assignment]
     skip_forward_test = False
     skip_backward_test = False
     dodge_nondifferentiable = False
     numerical_grad_dtype: Any = numpy.float64
-    _failure: type[AssertionError] = AssertionError
+
+    _option_dict_names = ("check_forward_options", "check_backward_options")
+    _test_error_cls: type[_TestError] = FunctionTestError
 
     def generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Output gradients for the backward checks (standard normal by default)."""
-        return tuple(
-            None if y is None else numpy.random.standard_normal(y.shape).astype(y.dtype) for y in outputs_template
+        """Gradients of the outputs for the backward checks: uniform in [-1, 1), shaped
+        like ``outputs_template`` (the expected outputs). ``None`` leaves an output out."""
+        return tuple(numpy.random.uniform(-1, 1, y.shape).astype(y.dtype) for y in outputs_template)
+
+    def check_forward_outputs(self, outputs: tuple[Any, ...], expected_outputs: tuple[Any, ...]) -> None:
+        """Compare the outputs (arrays on the tested device) with the expected ones
+        (NumPy arrays); override to check more."""
+        _check_arrays_equal(outputs, expected_outputs, self._test_error_cls, **self.check_forward_options)
+
+    def _generate_grad_outputs(self, outputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
+        return _check_array_types(
+            self.generate_grad_outputs(outputs_template), backend.CpuDevice(), "generate_grad_outputs"
         )
 
-    def _compare_outputs(self, outputs: tuple[Any, ...], expected: tuple[Any, ...], backend_config: Any) -> None:
-        failure = self._failure
-        if len(outputs) != len(expected):
-            raise failure(f"forward() returned {len(outputs)} outputs but forward_expected() {len(expected)}")
-        options = self.check_forward_options or {}
-        for i, (y, e) in enumerate(zip(outputs, expected)):
-            e = numpy.asarray(e)
-            if not backend_config.device.is_array_supported(y.array):
-                raise failure(f"output {i} is not on {backend_config.device}: {type(y.array).__name__}")
-            if y.dtype != e.dtype:
-                raise failure(f"output {i} has dtype {y.dtype}, expected {e.dtype}")
-            if y.shape != e.shape:
-                raise failure(f"output {i} has shape {y.shape}, expected {e.shape}")
-            try:
-                array_module.assert_allclose(y.array, e, **options)
-            except AssertionError as exc:
-                raise failure(f"forward output {i} differs from forward_expected():\n{exc}") from None
+    def _expected_outputs(self, compute: Callable[[], Any]) -> tuple[Any, ...]:
+        expected = compute()
+        if isinstance(expected, (tuple, list)):
+            # A NumPy scalar (e.g. the result of .sum()) stands for a 0-dim array.
+            expected = tuple(numpy.asarray(e) if isinstance(e, numpy.generic) else e for e in expected)
+        return _check_array_types(expected, backend.CpuDevice(), "forward_expected")
 
-    def _check_at_differentiable_point(self, check: Callable[[], None]) -> None:
-        """Run ``check`` (which draws new inputs each time) until it does not stop at a
-        non-differentiable point, if ``dodge_nondifferentiable`` allows retries."""
-        for _attempt in range(_MAX_DODGE_RETRIES):
+    def _run_forward_check(self, outputs: tuple[variable.Variable, ...], expected: tuple[Any, ...]) -> None:
+        self.check_forward_outputs(tuple(y.array for y in outputs), expected)
+
+    def _run_gradient_check(self, check: Callable[[], None], what: str) -> None:
+        """Run ``check`` (which draws its own inputs), again with new inputs while it
+        stops at a non-differentiable point if ``dodge_nondifferentiable`` is set; a
+        failure raises the test error."""
+        tries = _MAX_DODGE_TRIES if self.dodge_nondifferentiable else 1
+        for _ in range(tries):
             try:
-                check()
+                with self._test_error_cls.raise_if_fail(f"{what} is not implemented correctly"):
+                    check()
                 return
             except gradient_check.NondifferentiableError:
                 if not self.dodge_nondifferentiable:
                     raise
-        raise self._failure(f"could not find a differentiable point in {_MAX_DODGE_RETRIES} tries of generate_inputs()")
+        self._test_error_cls.fail(
+            f"dodge_nondifferentiable: no differentiable point in {_MAX_DODGE_TRIES} draws of generate_inputs()"
+        )
+
+    def _gradient_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        merged = dict(options)
+        merged.setdefault("dtype", self.numerical_grad_dtype)
+        merged.setdefault("detect_nondifferentiable", self.dodge_nondifferentiable)
+        return merged
 
 
-class FunctionTestCase(_ForwardBackwardHarness):
-    """Base class of function tests.
+def _drop_outputs_without_grad(
+    forward: Callable[..., tuple[Any, ...]], grad_outputs: tuple[Any, ...]
+) -> tuple[Callable[..., tuple[Any, ...]], tuple[Any, ...]]:
+    """``forward`` reduced to the outputs that have a gradient, and those gradients: an
+    output whose gradient is ``None`` takes no part in the check, and the backward of
+    the function sees ``None`` as its output gradient."""
+    keep = [gy is not None for gy in grad_outputs]
+
+    def reduced(*xs: Any) -> tuple[Any, ...]:
+        ys = forward(*xs)
+        if len(ys) != len(keep):
+            raise ValueError(
+                f"generate_grad_outputs() gave {len(keep)} gradients for the {len(ys)} outputs of forward()"
+            )
+        return tuple(y for y, k in zip(ys, keep) if k)
+
+    return reduced, tuple(gy for gy in grad_outputs if gy is not None)
+
+
+class FunctionTestCase(FunctionTestBase):
+    """A base class for function test cases.
 
     A subclass implements :meth:`generate_inputs`, :meth:`forward` and
     :meth:`forward_expected`, and is decorated with
-    :func:`~chainer.testing.inject_backend_tests`. It then gets ``test_forward``
-    (outputs against :meth:`forward_expected`), ``test_backward``
-    (:func:`~chainer.gradient_check.check_backward`) and ``test_double_backward``
-    (:func:`~chainer.gradient_check.check_double_backward`) on each backend.
+    :func:`~chainer.testing.inject_backend_tests`. It gets three tests per backend:
+
+    - ``test_forward``: the outputs of :meth:`forward` agree with
+      :meth:`forward_expected` in number, shape, dtype and value
+      (``check_forward_options``);
+    - ``test_backward``: :func:`~chainer.gradient_check.check_backward` passes
+      (``check_backward_options``);
+    - ``test_double_backward``: :func:`~chainer.gradient_check.check_double_backward`
+      passes (``check_double_backward_options``).
+
+    See the module's documentation for the order in which the methods are called.
 
     Attributes:
-        check_forward_options: ``atol``/``rtol`` for the forward comparison.
-        check_backward_options: Options for ``check_backward``.
-        check_double_backward_options: Options for ``check_double_backward``.
-        skip_forward_test, skip_backward_test, skip_double_backward_test: Skip a check.
-        dodge_nondifferentiable: Regenerate inputs when they fall on a point where the
-            function is not differentiable.
-        numerical_grad_dtype: dtype in which numerical gradients are computed.
-        contiguous: ``'C'`` for C-contiguous inputs; ``None`` (default) also feeds
-            strided copies, so functions are tested on non-contiguous arrays.
+        check_forward_options, check_backward_options, check_double_backward_options
+            (dict): Options of each check; a fresh dict per test, which ``setUp``
+            may update.
+        skip_forward_test, skip_backward_test, skip_double_backward_test (bool):
+            Skip a check.
+        dodge_nondifferentiable (bool): Draw new inputs while they fall on a
+            non-differentiable point.
+        numerical_grad_dtype: dtype of the numerical gradients (default float64).
+        contiguous (None or 'C'): ``None`` (default) feeds non-contiguous arrays,
+            ``'C'`` C-contiguous ones.
+        backend_config, test_name: The backend configuration and the name of the
+            check running now (set before :meth:`before_test`).
+
+    Example:
+        >>> from chainer import testing
+        >>> @testing.inject_backend_tests(None, [{}])
+        ... class TestSquare(testing.FunctionTestCase):
+        ...     def generate_inputs(self):
+        ...         return np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
+        ...     def forward(self, inputs, device):
+        ...         x, = inputs
+        ...         return x * x,
+        ...     def forward_expected(self, inputs):
+        ...         x, = inputs
+        ...         return x * x,
     """
 
-    check_double_backward_options: dict[str, Any] | None = None
+    check_double_backward_options: dict[str, Any] = None  # type: ignore[assignment]
     skip_double_backward_test = False
-    _failure = FunctionTestError
 
-    # -- to implement ------------------------------------------------------------------
+    _option_dict_names = ("check_forward_options", "check_backward_options", "check_double_backward_options")
 
-    def forward(self, inputs: tuple[Any, ...], device: backend.Device) -> tuple[Any, ...]:
-        """Apply the function under test to ``inputs`` (Variables); return output Variables."""
+    def forward(self, inputs: tuple[variable.Variable, ...], device: backend.Device) -> tuple[variable.Variable, ...]:
+        """Apply the function under test to ``inputs`` (Variables on ``device``);
+        return a tuple of output Variables."""
         raise NotImplementedError(f"{type(self).__name__} must implement forward()")
 
     def forward_expected(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The expected outputs (NumPy arrays) computed independently of the function."""
+        """The expected outputs (a tuple of NumPy arrays) of ``inputs`` (NumPy arrays),
+        computed independently of the function under test."""
         raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
 
     def generate_grad_grad_inputs(self, inputs_template: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Gradients of the input gradients for the double backward check."""
-        return tuple(numpy.random.standard_normal(x.shape).astype(x.dtype) for x in inputs_template)
-
-    # -- machinery ------------------------------------------------------------------------
+        """Gradients of the input gradients for the double backward check: uniform in
+        [-1, 1), shaped like ``inputs_template`` (the inputs). ``None`` leaves one out."""
+        return tuple(numpy.random.uniform(-1, 1, x.shape).astype(x.dtype) for x in inputs_template)
 
     def _forward(self, inputs: tuple[Any, ...], backend_config: Any) -> tuple[variable.Variable, ...]:
-        return self._checked_forward(inputs, lambda xs: self.forward(xs, backend_config.device))
+        outputs = self.forward(inputs, backend_config.device)
+        return _check_variable_types(outputs, backend_config.device, "forward", FunctionTestError)
 
     def test_forward(self, backend_config: Any) -> None:
-        self._start("test_forward", backend_config)
-        if self.skip_forward_test:
-            raise unittest.SkipTest("skip_forward_test is set")
-        inputs = self._inputs()
-        expected = _as_tuple(self.forward_expected(tuple(x.copy() for x in inputs)), "forward_expected()")
-        outputs = self._forward(self._to_device(inputs, backend_config), backend_config)
-        self._compare_outputs(outputs, expected, backend_config)
-
-    def _gradient_check(self, backend_config: Any, double: bool) -> None:
-        inputs = self._inputs()
-        with_grad = [i for i, x in enumerate(inputs) if x.dtype.kind == "f"]
-        outputs = self._forward(self._to_device(inputs, backend_config), backend_config)
-        grad_outputs = self.generate_grad_outputs(tuple(backend.cpu().send(y.array) for y in outputs))
-        device_inputs = self._to_device(inputs, backend_config)
-
-        def f(*xs: Any) -> tuple[Any, ...]:
-            return _as_tuple(self.forward(xs, backend_config.device), "forward()")
-
-        options = dict((self.check_double_backward_options if double else self.check_backward_options) or {})
-        options.setdefault("dtype", self.numerical_grad_dtype)
-        if double:
-            grad_grads = self.generate_grad_grad_inputs(tuple(inputs[i] for i in with_grad))
-            gradient_check.check_double_backward(
-                f,
-                device_inputs,
-                self._to_device(grad_outputs, backend_config),
-                self._to_device(grad_grads, backend_config),
-                detect_nondifferentiable=self.dodge_nondifferentiable,
-                **options,
-            )
-        else:
-            gradient_check.check_backward(
-                f,
-                device_inputs,
-                self._to_device(grad_outputs, backend_config),
-                detect_nondifferentiable=self.dodge_nondifferentiable,
-                **options,
-            )
+        """The outputs of :meth:`forward` agree with :meth:`forward_expected`."""
+        self._begin("test_forward", backend_config, "skip_forward_test")
+        inputs = self._generate_inputs()
+        expected = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+        outputs = self._forward(_as_variables(self._to_device(inputs, backend_config)), backend_config)
+        self._run_forward_check(outputs, expected)
 
     def test_backward(self, backend_config: Any) -> None:
-        self._start("test_backward", backend_config)
-        if self.skip_backward_test:
-            raise unittest.SkipTest("skip_backward_test is set")
-        self._check_at_differentiable_point(lambda: self._gradient_check(backend_config, double=False))
+        """The backward of the function agrees with numerical gradients."""
+        self._begin("test_backward", backend_config, "skip_backward_test")
+
+        def check() -> None:
+            inputs = self._generate_inputs()
+            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+            grad_outputs = self._generate_grad_outputs(template)
+            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
+            if not grad_outputs:
+                return
+            gradient_check.check_backward(
+                f,
+                self._to_device(inputs, backend_config),
+                self._to_device(grad_outputs, backend_config),
+                **self._gradient_options(self.check_backward_options),
+            )
+
+        self._run_gradient_check(check, "backward")
 
     def test_double_backward(self, backend_config: Any) -> None:
-        self._start("test_double_backward", backend_config)
-        if self.skip_double_backward_test:
-            raise unittest.SkipTest("skip_double_backward_test is set")
-        self._check_at_differentiable_point(lambda: self._gradient_check(backend_config, double=True))
+        """The gradient of the backward agrees with numerical gradients."""
+        self._begin("test_double_backward", backend_config, "skip_double_backward_test")
+
+        def check() -> None:
+            inputs = self._generate_inputs()
+            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+            grad_outputs = self._generate_grad_outputs(template)
+            grad_grad_inputs = _check_array_types(
+                self.generate_grad_grad_inputs(inputs), backend.CpuDevice(), "generate_grad_grad_inputs"
+            )
+            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
+            if not grad_outputs:
+                return
+            gradient_check.check_double_backward(
+                f,
+                self._to_device(inputs, backend_config),
+                self._to_device(grad_outputs, backend_config),
+                self._to_device(grad_grad_inputs, backend_config),
+                **self._gradient_options(self.check_double_backward_options),
+            )
+
+        self._run_gradient_check(check, "double backward")
+
+
+# -- links -------------------------------------------------------------------------------------
 
 
 class InitializerArgument:
-    """An initializer argument of a link whose value differs from the initializer the
-    link is expected to use: ``InitializerArgument(None, initializers.Constant(1))``
-    says that passing ``None`` gives a ``Constant(1)`` initialisation (the default)."""
+    """An initializer argument of a link together with the initializer it stands for,
+    for :meth:`LinkInitializersTestCase.get_initializers`:
+    ``InitializerArgument(None, 0)`` says that passing ``None`` must initialise the
+    parameter as ``0`` (a :class:`~chainer.initializers.Constant`) does.
+
+    Args:
+        argument_value: What is passed to :meth:`~LinkInitializersTestCase.create_link`.
+        expected_initializer: An initializer (or a scalar or array) giving the values
+            the parameter must then hold.
+    """
 
     def __init__(self, argument_value: Any, expected_initializer: Any) -> None:
+        if expected_initializer is None:
+            raise ValueError("InitializerArgument: expected_initializer must not be None")
         self.argument_value = argument_value
         self.expected_initializer = expected_initializer
 
@@ -263,8 +453,268 @@ class InitializerArgument:
         return f"InitializerArgument({self.argument_value!r}, {self.expected_initializer!r})"
 
 
-from chainer.testing._link_test import (  # noqa: E402 (the link harnesses build on the classes above)
-    LinkInitializersTestCase,
-    LinkTestCase,
-    LinkTestError,
-)
+def _check_generated_initializer(init: Any) -> None:
+    """An initializer a test gives a link must be an initializer, a callable, a scalar,
+    an array or ``None`` (what links accept); a Variable (or Parameter) is refused."""
+    if isinstance(init, variable.Variable):
+        raise TypeError(
+            f"an initializer must be an array, a scalar, an Initializer or None, not a {type(init).__name__}"
+        )
+    ok = (
+        init is None
+        or isinstance(init, (numbers.Number, numpy.generic, numpy.ndarray, initializer.Initializer))
+        or backend._entry_for_array_type(type(init)) is not None
+        or callable(init)
+    )
+    if not ok:
+        raise TypeError(f"an initializer must be an array, a scalar, an Initializer or None, got {type(init).__name__}")
+
+
+def _get_initializer_argument_value(init: Any) -> Any:
+    """What to pass to ``create_link`` for ``init``."""
+    return init.argument_value if isinstance(init, InitializerArgument) else init
+
+
+def _get_expected_initializer(init: Any) -> Any:
+    """The initializer that gives the values a parameter must hold for ``init``."""
+    return initializers._get_initializer(init.expected_initializer if isinstance(init, InitializerArgument) else init)
+
+
+def _get_link_params(link: link_module.Link, param_names: Sequence[str]) -> tuple[variable.Variable, ...]:
+    params = []
+    for name in param_names:
+        param = getattr(link, name, None)
+        LinkTestError.check(
+            isinstance(param, variable.Variable),
+            f"param_names lists {name!r}, but the link {type(link).__name__} has no parameter of that name",
+        )
+        params.append(param)
+    return tuple(params)
+
+
+class _LinkTestBase:
+    """What the link harnesses share: ``param_names``, making the link and calling it."""
+
+    #: Names of the link's parameters that the tests look at.
+    param_names: Sequence[str] = ()
+
+    def create_link(self, initializers: tuple[Any, ...]) -> link_module.Link:
+        """The link to test, made on the CPU with ``initializers`` (one per name of
+        ``param_names``)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement create_link()")
+
+    def forward(
+        self, link: link_module.Link, inputs: tuple[variable.Variable, ...], device: backend.Device
+    ) -> tuple[variable.Variable, ...]:
+        """Apply ``link`` to ``inputs`` (Variables on ``device``); return a tuple of
+        output Variables. The default returns ``(link(*inputs),)``."""
+        return (link(*inputs),)
+
+    def _create_link(self, initializers: Any) -> link_module.Link:
+        if isinstance(initializers, list):
+            initializers = tuple(initializers)
+        if not isinstance(initializers, tuple):
+            raise TypeError(f"the initializers of a link must be a tuple, got {type(initializers).__name__}")
+        for init in initializers:
+            _check_generated_initializer(init)
+        made = self.create_link(initializers)
+        if not isinstance(made, link_module.Link):
+            raise TypeError(f"create_link() must return a chainer.Link, got {type(made).__name__}")
+        return made
+
+    def _forward(
+        self, link: link_module.Link, inputs: tuple[Any, ...], backend_config: Any
+    ) -> tuple[variable.Variable, ...]:
+        outputs = self.forward(link, inputs, backend_config.device)
+        return _check_variable_types(outputs, backend_config.device, "forward", LinkTestError)
+
+
+class LinkTestCase(_LinkTestBase, FunctionTestBase):
+    """A base class for link forward and backward test cases.
+
+    A subclass implements :meth:`generate_params`, :meth:`create_link`,
+    :meth:`generate_inputs` and :meth:`forward_expected` (and :meth:`forward` when the
+    link is not called as ``link(*inputs)``), names the parameters to differentiate in
+    ``param_names``, and is decorated with
+    :func:`~chainer.testing.inject_backend_tests`. It gets two tests per backend:
+
+    - ``test_forward``: the link is made on the CPU from :meth:`generate_params` and
+      sent to the tested device; its outputs there must agree with what
+      :meth:`forward_expected` computes with the link after that forward (so lazy
+      parameters are initialised), back on the CPU;
+    - ``test_backward``: :func:`~chainer.gradient_check.check_backward` with respect
+      to the inputs and the parameters of ``param_names``.
+
+    Attributes are those of :class:`FunctionTestCase` but the double backward ones;
+    failures raise :class:`LinkTestError`.
+
+    Example:
+        >>> from chainer import testing
+        >>> @testing.inject_backend_tests(None, [{}])
+        ... class TestLinear(testing.LinkTestCase):
+        ...     param_names = ('W', 'b')
+        ...     def generate_params(self):
+        ...         return (np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
+        ...                 np.random.uniform(-1, 1, 2).astype(np.float32))
+        ...     def create_link(self, initializers):
+        ...         W, b = initializers
+        ...         return chainer.links.Linear(3, 2, initialW=W, initial_bias=b)
+        ...     def generate_inputs(self):
+        ...         return np.random.uniform(-1, 1, (4, 3)).astype(np.float32),
+        ...     def forward_expected(self, link, inputs):
+        ...         x, = inputs
+        ...         return x.dot(link.W.array.T) + link.b.array,
+    """
+
+    _test_error_cls = LinkTestError
+
+    def generate_params(self) -> tuple[Any, ...]:
+        """The initializers passed to :meth:`create_link`: arrays, scalars or
+        :class:`~chainer.Initializer` s, one per name of ``param_names``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
+
+    def forward_expected(self, link: link_module.Link, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The expected outputs (a tuple of NumPy arrays) of ``link`` (on the CPU, after
+        the tested forward) for ``inputs`` (NumPy arrays), computed independently of
+        the link's implementation."""
+        raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
+
+    def _link_on_device(self, backend_config: Any) -> link_module.Link:
+        made = self._create_link(self.generate_params())
+        made.to_device(backend_config.device)
+        return made
+
+    def test_forward(self, backend_config: Any) -> None:
+        """The outputs of the link agree with :meth:`forward_expected`."""
+        self._begin("test_forward", backend_config, "skip_forward_test")
+        inputs = self._generate_inputs()
+        made = self._link_on_device(backend_config)
+        outputs = self._forward(made, _as_variables(self._to_device(inputs, backend_config)), backend_config)
+        # The expected outputs come from the link as the forward left it (lazy
+        # parameters initialised), back on the CPU.
+        made.to_device(backend.CpuDevice())
+        expected = self._expected_outputs(lambda: self.forward_expected(made, tuple(x.copy() for x in inputs)))
+        self._run_forward_check(outputs, expected)
+
+    def test_backward(self, backend_config: Any) -> None:
+        """The backward of the link agrees with numerical gradients, with respect to
+        the inputs and the parameters of ``param_names``."""
+        self._begin("test_backward", backend_config, "skip_backward_test")
+
+        def check() -> None:
+            inputs = self._generate_inputs()
+            made = self._link_on_device(backend_config)
+            # A first forward gives the shapes of the output gradients and
+            # initialises lazy parameters before they are collected.
+            outputs = self._forward(made, _as_variables(self._to_device(inputs, backend_config)), backend_config)
+            template = tuple(backend.CpuDevice().send(y.array) for y in outputs)
+            params = _get_link_params(made, self.param_names)
+            grad_outputs = self._generate_grad_outputs(template)
+            f, grad_outputs = _drop_outputs_without_grad(
+                lambda *xs: self._forward(made, xs, backend_config), grad_outputs
+            )
+            if not grad_outputs:
+                return
+            gradient_check.check_backward(
+                f,
+                self._to_device(inputs, backend_config),
+                self._to_device(grad_outputs, backend_config),
+                params=params,
+                **self._gradient_options(self.check_backward_options),
+            )
+
+        self._run_gradient_check(check, "backward")
+
+
+class LinkInitializersTestCase(_LinkTestBase, _HarnessBase):
+    """A base class for link parameter initializer test cases.
+
+    A subclass implements :meth:`get_initializers`, :meth:`create_link` and
+    :meth:`generate_inputs` (and :meth:`forward` when the link is not called as
+    ``link(*inputs)``), names the parameters in ``param_names``, and is decorated with
+    :func:`~chainer.testing.inject_backend_tests`. ``test_initializers`` then makes the
+    link once per initializer of each parameter (the other parameters get the first
+    initializer of theirs), sends it to the tested device, runs a forward (which
+    initialises lazy parameters) and checks that the parameter holds the values its
+    initializer gives: a scalar everywhere, a copy of an array, what an
+    :class:`~chainer.Initializer` fills, or what the ``expected_initializer`` of an
+    :class:`InitializerArgument` fills. Failures raise :class:`LinkTestError`.
+
+    Attributes:
+        param_names: Names of the link's parameters, in the order of
+            :meth:`get_initializers`.
+        check_initializers_options (dict): Options of
+            :func:`~chainer.testing.assert_allclose` for the comparison.
+    """
+
+    check_initializers_options: dict[str, Any] = None  # type: ignore[assignment]
+
+    _option_dict_names = ("check_initializers_options",)
+
+    def get_initializers(self) -> tuple[Any, ...]:
+        """For each name of ``param_names``, an iterable of initializers to try
+        (arrays, scalars, :class:`~chainer.Initializer` s or
+        :class:`InitializerArgument` s)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement get_initializers()")
+
+    def _initializer_lists(self) -> list[list[Any]]:
+        given = self.get_initializers()
+        if not isinstance(given, (tuple, list)):
+            raise TypeError(f"get_initializers() must return a tuple, got {type(given).__name__}")
+        lists = [list(inits) for inits in given]
+        if len(lists) != len(self.param_names):
+            raise TypeError(
+                f"get_initializers() gave {len(lists)} lists of initializers for the {len(self.param_names)} "
+                f"names of param_names"
+            )
+        for name, inits in zip(self.param_names, lists):
+            if not inits:
+                raise TypeError(f"get_initializers() gave no initializer for {name!r}")
+            for init in inits:
+                _check_generated_initializer(_get_initializer_argument_value(init))
+                if isinstance(init, InitializerArgument):
+                    _check_generated_initializer(init.expected_initializer)
+        return lists
+
+    def test_initializers(self, backend_config: Any) -> None:
+        """Each parameter holds what its initializer gives."""
+        self._begin("test_initializers", backend_config)
+        lists = self._initializer_lists()
+        for i, name in enumerate(self.param_names):
+            for init in lists[i]:
+                arguments = [_get_initializer_argument_value(inits[0]) for inits in lists]
+                arguments[i] = _get_initializer_argument_value(init)
+                made = self._create_link(tuple(arguments))
+                made.to_device(backend_config.device)
+                self._forward(
+                    made, _as_variables(self._to_device(self._generate_inputs(), backend_config)), backend_config
+                )
+                self._check_param(made, name, init)
+
+    def _check_param(self, made: link_module.Link, name: str, init: Any) -> None:
+        (param,) = _get_link_params(made, (name,))
+        LinkTestError.check(
+            param.array is not None, f"parameter {name!r} is not initialized after a forward (initializer {init!r})"
+        )
+        actual = backend.CpuDevice().send(param.array)
+        expected_initializer = _get_expected_initializer(init)
+        wanted_dtype = getattr(expected_initializer, "dtype", None)
+        LinkTestError.check(
+            wanted_dtype is None or actual.dtype == wanted_dtype,
+            f"parameter {name!r} has dtype {actual.dtype}, but its initializer {init!r} is for {wanted_dtype}",
+        )
+        expected = numpy.empty(actual.shape, actual.dtype)
+        expected_initializer(expected)
+        with LinkTestError.raise_if_fail(f"parameter {name!r} does not hold what its initializer {init!r} gives"):
+            array_module.assert_allclose(actual, expected, **self.check_initializers_options)
+
+
+__all__ = [
+    "FunctionTestBase",
+    "FunctionTestCase",
+    "FunctionTestError",
+    "InitializerArgument",
+    "LinkInitializersTestCase",
+    "LinkTestCase",
+    "LinkTestError",
+]
