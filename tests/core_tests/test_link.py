@@ -665,7 +665,7 @@ def test_parameter_gradient_starts_nan_and_accumulates_nan_until_cleared():
 def test_uninitialized_parameter_gradient_is_unreadable_until_set_or_cleared():
     p = chainer.Parameter()
     with pytest.raises(RuntimeError, match="Cannot retrieve Parameter.grad"):
-        p.grad
+        _ = p.grad
     p.initialize((2,))
     assert numpy.isnan(p.grad).all() and p.grad.shape == (2,)
 

@@ -191,8 +191,8 @@ def test_rule_runs_for_parameters_without_gradient_or_array():
 
 
 def test_update_rule_runs_on_zero_dimensional_parameters():
-    for optimizer in (optimizers.AdaDelta(), optimizers.AdaGrad(), optimizers.RMSprop(), optimizers.MSVAG()):
-        rule = optimizer.create_update_rule()
+    for opt in (optimizers.AdaDelta(), optimizers.AdaGrad(), optimizers.RMSprop(), optimizers.MSVAG()):
+        rule = opt.create_update_rule()
         p = chainer.Parameter(numpy.array(1.0, numpy.float32))
         p.grad = numpy.array(0.5, numpy.float32)
         rule.update(p)
@@ -906,3 +906,74 @@ def test_gpu_matches_cpu(name, fp32_update):
     assert cupy.cuda.runtime.getDeviceCount() >= 1
     for k in cpu:
         numpy.testing.assert_allclose(gpu[k], cpu[k], rtol=1e-5, atol=1e-6)
+
+
+def test_rule_hooks_accept_any_name_object_and_default_to_pre():
+    calls = []
+
+    class Hook:
+        name = ("not", "a", "str")  # Chainer 7 keyed hooks by whatever name they had
+        timing = object()  # not 'pre' or 'post': the hook runs before the update
+
+        def __call__(self, rule, param):
+            calls.append(param.array.copy())
+
+    rule = CountingRule()
+    rule.add_hook(Hook())
+    p = make_param()
+    rule.update(p)
+    numpy.testing.assert_array_equal(calls[0], [1.0, 2.0])  # seen before the update
+    rule.remove_hook(("not", "a", "str"))
+    with pytest.raises(ValueError, match="has no name"):
+        rule.add_hook(lambda r, p: None, name=[])
+
+
+def test_loading_a_state_runs_init_state_on_the_rule_itself():
+    # An init_state that refers to the rule object (not to self) sees a dict to fill.
+    rule = UpdateRule()
+
+    def init_state(param):
+        rule.state["a"] = 0
+        rule.state["b"] = numpy.zeros(3, numpy.float32)
+
+    rule.init_state = init_state
+    saved = {"t": 5, "a": 7, "b": numpy.arange(3.0)}
+
+    class Source(chainer.serializer.Deserializer):
+        def __getitem__(self, key):
+            raise NotImplementedError
+
+        def __call__(self, key, value):
+            return saved[key] if value is None else type(value)(saved[key])
+
+    rule.serialize(Source())
+    assert rule.t == 5 and rule.state["a"] == 7
+    numpy.testing.assert_array_equal(rule.state["b"], numpy.arange(3.0))
+
+
+def test_base_optimizer_calls_per_parameter_hooks():
+    link = chainer.Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(numpy.zeros(2, numpy.float32))
+    seen = []
+
+    class PerParam:
+        call_for_each_param = True
+        timing = "pre"
+
+        def __call__(self, rule, param):
+            seen.append((rule, param))
+
+    opt = optimizer.Optimizer()
+    opt.setup(link)
+    opt.add_hook(PerParam(), "per_param")
+    opt.call_hooks()
+    assert seen == [(None, link.p)]
+
+
+def test_moved_hook_names_warn_with_the_deprecation_message():
+    assert optimizer.make_deprecation_message("Lasso") == (
+        "chainer.optimizer.Lasso is deprecated from v4. Use chainer.optimizer_hooks.Lasso instead."
+    )
+    with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.Lasso is deprecated from v4"):
+        assert optimizer.Lasso is chainer.optimizer_hooks.Lasso

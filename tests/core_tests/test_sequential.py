@@ -222,7 +222,7 @@ def test_repr():
 
 def test_repr_shows_the_source_of_lambdas():
     # Two lambdas on one line: each is printed as its own expression.
-    first, second = (lambda x: F.leaky_relu(x, slope=0.2)), (lambda y: y * 2)  # noqa: E731
+    first, second = (lambda x: F.leaky_relu(x, slope=0.2)), (lambda y: y * 2)
     partial = functools.partial(F.leaky_relu, slope=0.3)
     seq = ch.Sequential(first, second, partial)
     lines = repr(seq).splitlines()
@@ -232,7 +232,7 @@ def test_repr_shows_the_source_of_lambdas():
 
 
 def test_pickling_refuses_lambdas_but_copies_keep_them():
-    double = lambda x: 2 * x  # noqa: E731
+    double = lambda x: 2 * x
     seq = ch.Sequential(Linear(2, 2), double)
     with pytest.raises(ValueError, match="cannot pickle a model with a lambda"):
         pickle.dumps(seq)

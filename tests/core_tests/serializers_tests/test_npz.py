@@ -414,6 +414,51 @@ def test_ignore_names(tmp_path, model, h):
     assert target.predictor.bn.N == 7
     with pytest.raises(TypeError, match="ignore_names"):
         serializers.load_npz(path, target, ignore_names=3)
+    # A list may mix key names and callables (Chainer 7 accepted that).
+    target = h.Classifier(h.MLP())
+    before = h.snapshot(target)
+    serializers.load_npz(path, target, ignore_names=[lambda key: key.endswith("/N"), "predictor/l1/W"])
+    assert target.predictor.bn.N == before["/predictor/bn/N"]
+    numpy.testing.assert_array_equal(target.predictor.l1.W.array, before["/predictor/l1/W"])
+
+
+def test_plain_dicts_save_as_their_keys(tmp_path):
+    # save_npz of a mapping (no serialize method) saves its values under their keys, nested
+    # mappings under their key as a prefix.
+    state = {"mean": numpy.arange(3.0), "N": numpy.array(2), "sub": {"x": numpy.ones(2)}}
+    path = tmp_path / "dict.npz"
+    serializers.save_npz(path, state)
+    with numpy.load(path) as npz:
+        assert sorted(npz.files) == ["N", "mean", "sub/x"]
+        numpy.testing.assert_array_equal(npz["sub/x"], numpy.ones(2))
+    with pytest.raises(TypeError, match="keys of a saved mapping must be str"):
+        serializers.save_npz(tmp_path / "bad.npz", {1: numpy.ones(1)})
+
+
+def test_npz_serialize_returns_the_dict_save_npz_writes():
+    from chainer.serializers import npz
+
+    link = chainer.Link()
+    with link.init_scope():
+        link.W = chainer.Parameter(numpy.arange(4.0).reshape(2, 2))
+    link.add_persistent("count", 3)
+    target = npz.serialize(link)
+    assert sorted(target) == ["W", "count"]
+    numpy.testing.assert_array_equal(target["W"], numpy.arange(4.0).reshape(2, 2))
+    assert target["count"] == 3
+
+
+def test_objects_outside_the_project_load_in_one_pass(tmp_path):
+    calls = []
+
+    class Counter:
+        def serialize(self, serializer):
+            calls.append(serializer("x", 0))
+
+    path = tmp_path / "x.npz"
+    numpy.savez(path, x=numpy.asarray(5))
+    serializers.load_npz(path, Counter())
+    assert calls == [5]
 
 
 # -- atomic saving ------------------------------------------------------------------------------------------

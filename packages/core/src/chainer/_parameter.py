@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import warnings
 import weakref
+from typing import Any
 
 import numpy
 
@@ -194,7 +193,9 @@ class Parameter(variable.Variable):
 
     def zerograd(self) -> None:
         """Fill the gradient with zeros (deprecated as in Chainer 7: use :meth:`cleargrad`)."""
-        warnings.warn("Parameter.zerograd is deprecated. Use Parameter.cleargrad instead.", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "Parameter.zerograd is deprecated. Use Parameter.cleargrad instead.", DeprecationWarning, stacklevel=2
+        )
         self._zerograd()
 
     def _zerograd(self) -> None:

@@ -407,9 +407,7 @@ _MOVED_HOOKS = ("GradientClipping", "GradientHardClipping", "GradientNoise", "La
 def make_deprecation_message(module_name: str) -> str:
     """The warning given for ``chainer.optimizer.<module_name>``, a hook that moved to
     :mod:`chainer.optimizer_hooks` in Chainer v4."""
-    return (
-        f"chainer.optimizer.{module_name} is deprecated from v4. Use chainer.optimizer_hooks.{module_name} instead."
-    )
+    return f"chainer.optimizer.{module_name} is deprecated from v4. Use chainer.optimizer_hooks.{module_name} instead."
 
 
 def __getattr__(name: str) -> Any:

@@ -29,9 +29,7 @@ def _check(owner: str, values: dict[str, Any], flags: Iterable[str]) -> None:
             continue
         if name in flags:
             continue  # a flag is used for its truth value, as in Chainer 7
-        if isinstance(value, (bool, numpy.bool_)) or not isinstance(
-            value, (int, float, numpy.integer, numpy.floating)
-        ):
+        if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
             raise TypeError(f"{owner}: {name} must be a real number, got {value!r}")
 
 

@@ -66,7 +66,6 @@ class ConvolutionND(_conv_nd.NdimConvolutionLinkBase):
         self.cover_all = bool(cover_all)
         self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
 
-
     @classmethod
     def from_params(
         cls,

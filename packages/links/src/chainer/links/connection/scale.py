@@ -65,7 +65,9 @@ class Scale(chainer.Chain):
             y = functions.scale(xs[0], W, self.axis)
         else:
             if len(xs) != 2:
-                raise _checks.ArgumentCountError(f"Scale: takes two inputs (x, y) when no W_shape was given, got {len(xs)}")
+                raise _checks.ArgumentCountError(
+                    f"Scale: takes two inputs (x, y) when no W_shape was given, got {len(xs)}"
+                )
             y = functions.scale(xs[0], xs[1], self.axis)
         if self.bias_term:
             y = self.bias(y)
