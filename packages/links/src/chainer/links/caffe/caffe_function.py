@@ -325,49 +325,34 @@ class CaffeFunction(link.Chain):
         self._register(layer, _ListCall("concat", axis=axis))
 
     def _setup_convolution(self, layer: Any) -> None:
-        param = layer.convolution_param
-        if param.axis != 1:
-            raise RuntimeError(f"{_WHERE}: layer {layer.name!r}: only axis=1 convolutions are supported")
-        ksize, stride, pad, dilate = _conv_sizes(param)
-        groups = max(int(param.group), 1)
-        blob = layer.blobs[0]
-        shape = _blob_shape(blob)
-        n_out, group_in = shape[0], shape[1]
-        conv = convolution_2d.Convolution2D(
-            group_in * groups, n_out, ksize, stride, pad, nobias=not param.bias_term, dilate=dilate
-        )
-        # A grouped convolution as one convolution with a block-diagonal kernel.
-        weight = _blob_data(blob).reshape((n_out, group_in) + conv.W.shape[2:])
-        conv.W.array[...] = 0
-        group_out = n_out // groups
-        for g in range(groups):
-            rows = slice(g * group_out, (g + 1) * group_out)
-            conv.W.array[rows, g * group_in : (g + 1) * group_in] = weight[rows]
-        if param.bias_term:
-            _fill(conv.b, layer.blobs[1], layer.name)
-        self._register_link(layer, conv)
+        self._setup_kernel_layer(layer, convolution_2d.Convolution2D, transposed=False)
 
     def _setup_deconvolution(self, layer: Any) -> None:
+        self._setup_kernel_layer(layer, deconvolution_2d.Deconvolution2D, transposed=True)
+
+    def _setup_kernel_layer(self, layer: Any, link_class: Any, transposed: bool) -> None:
+        """A (de)convolution. Caffe's kernel blob is ``(out, in / group, kh, kw)`` for a
+        convolution and ``(in, out / group, kh, kw)`` for a deconvolution, the layouts of
+        Chainer's W; a grouped layer becomes one over all the channels with a
+        block-diagonal kernel, as in Chainer 7."""
         param = layer.convolution_param
         if param.axis != 1:
-            raise RuntimeError(f"{_WHERE}: layer {layer.name!r}: only axis=1 deconvolutions are supported")
+            raise RuntimeError(f"{_WHERE}: layer {layer.name!r}: only axis=1 (de)convolutions are supported")
         ksize, stride, pad, dilate = _conv_sizes(param)
         groups = max(int(param.group), 1)
         blob = layer.blobs[0]
-        shape = _blob_shape(blob)
-        n_in, group_out = shape[0], shape[1]
-        deconv = deconvolution_2d.Deconvolution2D(
-            n_in, group_out * groups, ksize, stride, pad, nobias=not param.bias_term, dilate=dilate
-        )
-        weight = _blob_data(blob).reshape((n_in, group_out) + deconv.W.shape[2:])
-        deconv.W.array[...] = 0
-        group_in = n_in // groups
+        rows, group_cols = _blob_shape(blob)[:2]
+        n_in, n_out = (rows, group_cols * groups) if transposed else (group_cols * groups, rows)
+        child = link_class(n_in, n_out, ksize, stride, pad, nobias=not param.bias_term, dilate=dilate)
+        weight = _blob_data(blob).reshape((rows, group_cols) + child.W.shape[2:])
+        child.W.array[...] = 0
+        group_rows = rows // groups
         for g in range(groups):
-            rows = slice(g * group_in, (g + 1) * group_in)
-            deconv.W.array[rows, g * group_out : (g + 1) * group_out] = weight[rows]
+            block = slice(g * group_rows, (g + 1) * group_rows)
+            child.W.array[block, g * group_cols : (g + 1) * group_cols] = weight[block]
         if param.bias_term:
-            _fill(deconv.b, layer.blobs[1], layer.name)
-        self._register_link(layer, deconv)
+            _fill(child.b, layer.blobs[1], layer.name)
+        self._register_link(layer, child)
 
     def _setup_dropout(self, layer: Any) -> None:
         self._register(layer, _FunctionCall("dropout", ratio=layer.dropout_param.dropout_ratio))
