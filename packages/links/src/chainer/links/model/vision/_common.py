@@ -110,7 +110,8 @@ def pretrained_npz(where: str, pretrained_model: Any, npz_name: str, source: str
     raise FileNotFoundError(
         f"{where}: the pre-trained weights {npz_name!r} were not found at {cached}. Chainer 7 made this "
         f"file by converting the original Caffe model ({source}); converting Caffe models is not provided "
-        "here (there is no maintained Caffe protobuf reader). To use pre-trained weights, copy the "
+        "for the model zoo here (chainer.links.caffe.CaffeFunction reads and runs a .caffemodel itself). "
+        "To use pre-trained weights, copy the "
         f"{npz_name} that Chainer <= 7.8.1 wrote under $CHAINER_DATASET_ROOT/{MODELS_DIRECTORY} on another "
         "machine to that path, or pass the path of an npz file saved from this model with "
         "chainer.serializers.save_npz as pretrained_model. Use pretrained_model=None for randomly "
