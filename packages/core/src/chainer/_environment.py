@@ -14,12 +14,13 @@ class _Mixed16:
 
     name = "mixed16"
     kind = "f"
-    # NumPy reads a dtype attribute as the dtype of the object: arrays "of dtype mixed16"
-    # (x.astype(chainer.mixed16), numpy.dtype(chainer.mixed16)) are float16, as in Chainer 7.
+    # The dtype of its arrays: NumPy reads ``.dtype`` of an object given as a dtype, so
+    # ``array.astype(chainer.mixed16)`` and ``numpy.dtype(chainer.mixed16)`` mean float16,
+    # as in Chainer 7.8.1.
     dtype = numpy.dtype(numpy.float16)
 
     def __repr__(self) -> str:
-        return "dtype(mixed16)"
+        return "dtype('mixed16')"
 
     def __reduce__(self) -> str:
         return "mixed16"

@@ -43,17 +43,3 @@ class CpuDevice(_backend.Device):
                 f"object with __array__), got {type(array).__name__}"
             )
         return numpy.asarray(array)
-
-
-# The helpers of Chainer 7's chainer.backends._cpu that its tests (and some downstream
-# code) import. Added by the links engineer for the link-hook tests; see the report.
-def _array_to_cpu(array: Any) -> Any:
-    """``array`` (an array of any backend, a NumPy scalar or ``None``) as a NumPy array."""
-    if array is None:
-        return None
-    return CpuDevice().send_array(array)
-
-
-def _to_cpu(array: Any) -> Any:
-    """Same as :func:`_array_to_cpu` (Chainer 7 keeps both names)."""
-    return _array_to_cpu(array)

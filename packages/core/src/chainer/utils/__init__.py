@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import tempfile
-from collections.abc import Iterator
 from typing import Any
 
 import numpy
@@ -66,24 +62,6 @@ def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
     return y
 
 
-@contextlib.contextmanager
-def tempdir(**kwargs: Any) -> Iterator[str]:
-    """A temporary directory, removed with its contents on exit.
-
-    Args:
-        kwargs: Passed to :func:`tempfile.mkdtemp` (``suffix``, ``prefix``, ``dir``).
-
-    Yields:
-        The path of the directory.
-    """
-    # Added by the links engineer: the link-hook and serializer tests of Chainer 7 use it.
-    path = tempfile.mkdtemp(**kwargs)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
 def _deferred(name: str) -> Any:
     import importlib
 
@@ -113,5 +91,4 @@ __all__ = [
     "get_deconv_outsize",
     "size_of_shape",
     "sum_to",
-    "tempdir",
 ]
