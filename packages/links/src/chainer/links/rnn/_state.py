@@ -59,6 +59,12 @@ def as_state(value: Any, name: str, where: str, size: int | None, device: Any) -
     return variable.as_variable(value)
 
 
+def feature_size(x: Any) -> int:
+    """The number of features of each example of ``x`` (its non-batch axes flattened),
+    also for an empty batch."""
+    return int(numpy.prod(x.shape[1:], dtype=numpy.int64))
+
+
 def zeros(device: Any, shape: tuple[int, ...], dtype: Any) -> Any:
     """A zero array on ``device`` (made there directly where its array module can)."""
     import chainer

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
-
 from chainer import initializer, link, variable
 from chainer.functions.activation import lstm as lstm_function
 from chainer.functions.array import concat, split_axis
@@ -63,7 +61,7 @@ class LSTMBase(link.Chain):
 
     def _initialize_upward(self, x: Any) -> None:
         if self.upward.W.array is None:
-            self.upward.W.initialize((4 * self.state_size, int(numpy.prod(x.shape[1:]))))
+            self.upward.W.initialize((4 * self.state_size, _state.feature_size(x)))
 
 
 def _fill(init: Any, array: Any, index: slice) -> None:
