@@ -977,3 +977,30 @@ def test_moved_hook_names_warn_with_the_deprecation_message():
     )
     with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.Lasso is deprecated from v4"):
         assert optimizer.Lasso is chainer.optimizer_hooks.Lasso
+
+
+def test_rule_of_a_never_initialized_parameter_round_trips_without_state(tmp_path):
+    # Its rule counts updates (t > 0, as in Chainer 7) but makes no state; the saved file
+    # then has t and no state, and loads into an optimizer whose parameter is also
+    # uninitialized. A partial state stays an error.
+    class Lazy(chainer.Link):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.w = chainer.Parameter(numpy.ones(2, numpy.float32))
+                self.unused = chainer.Parameter()
+
+    saved = optimizers.Adam().setup(Lazy())
+    for _ in range(2):
+        saved.target.cleargrads()
+        saved.target.w.grad = numpy.ones(2, numpy.float32)
+        saved.update()
+    assert saved.target.unused.update_rule.t == 2 and saved.target.unused.update_rule.state is None
+    path = tmp_path / "lazy.npz"
+    chainer.serializers.save_npz(path, saved)
+    fresh = optimizers.Adam().setup(Lazy())
+    chainer.serializers.load_npz(path, fresh)
+    assert fresh.target.unused.update_rule.t == 2 and fresh.target.unused.update_rule.state is None
+    numpy.testing.assert_array_equal(fresh.target.w.update_rule.state["m"], saved.target.w.update_rule.state["m"])
+    with pytest.raises(KeyError):
+        CountingRule().serialize(DictDeserializer({"t": 3}))  # an initialized parameter's rule

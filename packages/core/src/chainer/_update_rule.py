@@ -249,9 +249,15 @@ class UpdateRule:
 
     def serialize(self, serializer: Any) -> None:
         """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
+        self._serialize(serializer, param_initialized=True)
+
+    def _serialize(self, serializer: Any, param_initialized: bool) -> None:
+        # param_initialized: whether the parameter of this rule has its array. An optimizer
+        # passes it so that a rule whose parameter was never initialized (it counted
+        # updates but made no state) loads from a file without state.
         loading = _is_deserializer(serializer)
         if loading and getattr(serializer, "_validating", False) is True and hasattr(serializer, "_peek"):
-            self._check_loadable(serializer)
+            self._check_loadable(serializer, param_initialized)
             return
         self.t = serializer("t", self.t)
         if loading:
@@ -264,22 +270,28 @@ class UpdateRule:
         if not loading:
             return
         loaded: dict[str, Any] = {}
+        first_missing: KeyError | None = None
         for key in self._state_keys():
             try:
                 value = serializer(key, None)
-            except KeyError:
-                # A rule that never updated (frozen, or saved before the first update)
-                # saved no state; any other missing key is a mismatch worth reporting.
-                if self.enabled and self.t > 0:
-                    raise
-                value = None
+            except KeyError as error:
+                first_missing = first_missing or error
+                continue
             if value is None:
                 # No state saved: it is created at the next update.
                 return
             loaded[key] = value
+        if first_missing is not None:
+            # A rule that made no state (frozen, saved before its first update, or whose
+            # parameter was never initialized) saved none: it is created at the next
+            # update. A partial state, or none after updates of an initialized
+            # parameter (another optimizer's file), is a mismatch (strict mode).
+            if self.enabled and (loaded or (param_initialized and self.t > 0)):
+                raise first_missing
+            return
         self._state = loaded
 
-    def _check_loadable(self, serializer: Any) -> None:
+    def _check_loadable(self, serializer: Any, param_initialized: bool) -> None:
         # The validation pass of load_npz/load_hdf5: raise what the loading pass would
         # raise, change nothing. Its deserializer hands out no values, so the saved t and
         # state, on which the checks depend, are read with _peek.
@@ -292,14 +304,18 @@ class UpdateRule:
         # The check above made sure that a saved t is a single integral number.
         saved_t = serializer._peek("t", self.t)
         saved_t = 0 if saved_t is None else int(numpy.asarray(saved_t).reshape(()).item())
-        for key in self._state_keys():
-            saved = serializer._peek(key, missing)
-            if saved is missing:
-                if self.enabled and saved_t > 0:
-                    serializer(key, None)  # raises the deserializer's missing-key error (strict mode)
-                return
-            if saved is None:
-                return
+        keys = self._state_keys()
+        saved = {key: serializer._peek(key, missing) for key in keys}
+        if any(value is None for value in saved.values()):
+            return
+        absent = [key for key in keys if saved[key] is missing]
+        if absent:
+            # The same rule as the loading pass.
+            partial = len(absent) < len(keys)
+            if self.enabled and (partial or (param_initialized and saved_t > 0)):
+                serializer(absent[0], None)  # raises the deserializer's missing-key error (strict mode)
+            return
+        for key in keys:
             serializer(key, None)
 
     def _state_keys(self) -> list[str]:

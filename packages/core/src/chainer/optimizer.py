@@ -169,8 +169,13 @@ class Optimizer:
         self.epoch = serializer("epoch", self.epoch)
         for name, param in self._check_target("serialize").namedparams():
             rule = getattr(param, "update_rule", None)
-            if rule is not None:
-                rule.serialize(serializer[name.lstrip("/")])
+            if rule is None:
+                continue
+            child = serializer[name.lstrip("/")]
+            if type(rule).serialize is UpdateRule.serialize:
+                rule._serialize(child, param_initialized=param.array is not None)
+            else:
+                rule.serialize(child)  # a rule with its own serialize
 
     # -- loss scaling --------------------------------------------------------------------
 
