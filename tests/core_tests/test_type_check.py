@@ -88,10 +88,10 @@ def test_run_check_light_mode_then_full_message():
         type_check.expect(in_types[0].dtype.kind == "f")
 
     type_check.run_check(check, (np.zeros(2, np.float32),), "F")
-    assert calls == ["_LightTypeInfoTuple"]
+    assert calls == ["LightTypeInfoTuple"]
     with pytest.raises(type_check.InvalidType) as info:
         type_check.run_check(check, (np.zeros(2, np.int32),), "MyFunc")
-    assert calls[1:] == ["_LightTypeInfoTuple", "TypeInfoTuple"]
+    assert calls[1:] == ["LightTypeInfoTuple", "TypeInfoTuple"]
     assert str(info.value) == (
         "\nInvalid operation is performed in: MyFunc (Forward)\n\nExpect: x.dtype.kind == f\nActual: i != f"
     )
@@ -122,3 +122,90 @@ def test_invalid_type_is_picklable():
     err = type_check.InvalidType("a", "b")
     clone = pickle.loads(pickle.dumps(err))
     assert (clone.expect, clone.actual, str(clone)) == ("a", "b", str(err))
+
+
+# -- the expression classes, which code written for Chainer builds by hand -----------------
+
+
+def test_operator_printing_follows_python_precedence_and_associativity():
+    x = type_check.Variable(1, "x")
+    y = type_check.Variable(2, "y")
+    # Parentheses exactly where Python needs them to parse the same tree.
+    assert str(x + (x - y)) == "x + (x - y)"
+    assert str((x + x) - y) == "x + x - y"
+    assert str(x ** (x**y)) == "x ** x ** y"  # ** groups to the right
+    assert str((x**x) ** y) == "(x ** x) ** y"
+    assert str(-(x**y)) == "-x ** y"  # ** binds tighter than unary minus
+    assert str((-x) ** y) == "(-x) ** y"
+    assert str(-(x + y)) == "-(x + y)"
+    assert str(1 - x) == "1 - x"
+    assert (x | y).priority < (x ^ y).priority < (x & y).priority < (x << y).priority
+    assert (x << y).priority < (x + y).priority < (x * y).priority < (-x).priority < (x**y).priority < x.priority
+
+
+def test_hand_built_operators_take_chainers_arguments():
+    x = type_check.Variable(3, "x")
+    y = type_check.Variable(4, "y")
+    # BinaryOperator(priority, lhs, rhs, exp, func, right_associative)
+    op = type_check.BinaryOperator(x.priority, x, y, "+", lambda a, b: a * 10 + b)
+    assert str(op) == "x + (y)" and op.eval() == 34
+    assert str(type_check.BinaryOperator(x.priority, x, y, "+", None, True)) == "(x) + y"
+    # UnaryOperator(priority, term, exp, func)
+    neg = type_check.UnaryOperator(x.priority + 1, x, "-", lambda a: -a)
+    assert str(neg) == "-(x)" and neg.eval() == -3
+    # BoolBinaryOperator(lhs, rhs, exp, inv, func): `inv` words the failure.
+    cmp = type_check.BoolBinaryOperator(x, y, "<", ">=", lambda a, b: a > b)
+    with pytest.raises(type_check.InvalidType) as info:
+        cmp.expect()
+    assert (info.value.expect, info.value.actual) == ("x < y", "3 >= 4")
+    with pytest.raises(RuntimeError, match="cannot be used as a bool"):
+        bool(cmp)
+
+
+def test_attribute_item_and_call_expressions():
+    class Obj:
+        value = 10
+
+    o = type_check.Variable(Obj(), "o")
+    assert str(type_check.GetAttr(o, "value")) == "o.value" and type_check.GetAttr(o, "value").eval() == 10
+    assert str(type_check.GetAttr(o, type_check.Constant("value"))) == "o.value"
+    assert str(type_check.GetAttr(o, 3)) == "getattr(o, 3)"
+    seq = type_check.Variable([5, 6, 7], "s")
+    assert [str(seq[i]) for i in (1, slice(None), slice(1, None, 2), Ellipsis, (0, 1))] == [
+        "s[1]",
+        "s[:]",
+        "s[1::2]",
+        "s[...]",
+        "s[0, 1]",
+    ]
+    assert seq[1:].eval() == [6, 7]
+    assert str(type_check.Variable({"a": 1}, "d")["a"]) == "d['a']"
+    total = type_check.Variable(sum, "sum")
+    assert str(total(["", 1])) == "sum(['', 1])"
+    with pytest.raises(TypeError):
+        total(["", 1]).eval()  # evaluation is lazy: the error comes only now
+
+
+def test_repr_and_evaluation_reach_into_lists_and_tuples():
+    c = type_check.Constant
+    assert type_check._repr([c(0), [c(1)]]) == "[0, [1]]"
+    assert type_check._repr(()) == "()" and type_check._repr((c(0),)) == "(0,)"
+    assert (c([0, [1]]) == [c(0), [c(1)]]).eval() is True
+    assert str(type_check.prod([])) == "prod([])" and type_check.prod([2, 3]).eval() == 6
+
+
+def test_full_mode_type_info_and_light_mode():
+    (t,) = type_check.get_types((np.zeros((1, 2, 3), np.float32),), "name", False)
+    assert isinstance(t, type_check.Expr)
+    assert (t.shape[2].eval(), t.ndim.eval(), t.dtype.eval()) == (3, 3, np.float32)
+    with pytest.raises(AssertionError):
+        type_check.get_types([np.zeros(1)], "name", False)  # a tuple, as in Chainer
+    assert not type_check.in_light_mode()
+    with type_check.LightMode():
+        assert type_check.in_light_mode()
+        assert type_check.prod([2, 3]) == 6  # light mode computes instead of describing
+        with pytest.raises(type_check.InvalidType):
+            type_check.expect(True, np.bool_(False))
+    assert not type_check.in_light_mode()
+    light = type_check.get_light_types((np.zeros(2),), shapes=((5,),))
+    assert isinstance(light, type_check.LightTypeInfoTuple) and light[0].shape == (5,)

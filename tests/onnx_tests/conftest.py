@@ -83,3 +83,15 @@ def run_onnx_fixture():
 def wrap():
     """The :class:`Wrap` chain class."""
     return Wrap
+
+
+def computed_op_types(onnx_model):
+    """The operator types of the nodes of ``onnx_model`` that compute something: without
+    the Constant nodes of constants (and the Cast that types one before opset 9)."""
+    return [n.op_type for n in onnx_model.graph.node if n.op_type != "Constant" and "_const_" not in n.name]
+
+
+@pytest.fixture
+def op_types():
+    """``op_types(onnx_model)``: see :func:`computed_op_types`."""
+    return computed_op_types

@@ -30,10 +30,10 @@ def test_files_round_trip(tmp_path, run_onnx):
     assert name == "Input_0"
     numpy.testing.assert_array_equal(x_loaded, x)
     name, y_loaded = _load(case / "test_data_set_0" / "output_0.pb")
-    assert name == "Output_0"
+    assert name == "ReLU_0"
     expected = numpy.maximum(x @ model[0].W.array.T + model[0].b.array, 0)
     numpy.testing.assert_allclose(y_loaded, expected, rtol=1e-6)
-    numpy.testing.assert_allclose(run_onnx(onnx_model, {"Input_0": x_loaded})["Output_0"], y_loaded, rtol=1e-6)
+    numpy.testing.assert_allclose(run_onnx(onnx_model, {"Input_0": x_loaded})["ReLU_0"], y_loaded, rtol=1e-6)
 
 
 def test_export_params_false_writes_parameters_as_inputs(tmp_path):
@@ -62,3 +62,17 @@ def test_write_tensor_pb(tmp_path):
     name, value = _load(path)
     assert name == "t"
     numpy.testing.assert_array_equal(value, numpy.arange(6).reshape(2, 3))
+
+
+def test_output_grad_fails_through_a_wrapped_function_returning_arrays(tmp_path):
+    from onnx_chainer.replace_func import fake_as_funcnode
+
+    half = fake_as_funcnode(lambda h, value=0.5: h.array * value, "MulConstant", experimental_warning=False)
+    model = chainer.Sequential(L.Linear(4, 2), half)
+    with pytest.raises(ValueError, match="returned arrays, not variables"):
+        onnx_chainer.export_testcase(model, gen.increasing(2, 4), tmp_path, output_grad=True)
+
+
+def test_arguments_set_by_export_testcase_are_refused(tmp_path):
+    with pytest.raises(TypeError, match="return_named_inout is set by export_testcase"):
+        onnx_chainer.export_testcase(chainer.Sequential(F.relu), gen.increasing(2), tmp_path, return_named_inout=True)

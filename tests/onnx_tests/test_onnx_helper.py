@@ -39,3 +39,15 @@ def test_graph_builder_chains_nodes():
     assert len({n.name for n in nodes}) == 4
     with pytest.raises(ValueError, match="2 name"):
         gb.nodes(["p", "q"])
+
+
+def test_graph_builders_of_one_function_never_share_names():
+    onnx_helper.set_func_name("G_0")
+    first, second = onnx_helper.GraphBuilder(), onnx_helper.GraphBuilder()
+    names = [first.op("Relu", ["x"]), second.op("Relu", ["x"]), first.op("Relu", ["x"])]
+    assert len(set(names)) == 3 and all(n.startswith("G_0_tmp_") for n in names)
+
+
+def test_custom_domains_pass_the_installed_checker():
+    # onnx >= 1.16 (this package's floor) skips schema checks of unknown domains.
+    assert onnx_helper.is_support_non_standard_domain() is True

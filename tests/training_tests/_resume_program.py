@@ -46,8 +46,16 @@ def train(out, kill_at=None, resume=None, epochs=6, reseed_after_load=False):
     test_iter = chainer.iterators.SerialIterator(test_set, 8, repeat=False, shuffle=False)
     updater = training.updaters.StandardUpdater(train_iter, optimizer, device=-1)
     trainer = training.Trainer(updater, (epochs, "epoch"), out=out)
-    trainer.extend(extensions.Evaluator(test_iter, model))
-    trainer.extend(extensions.LogReport(trigger=(5, "iteration")))
+    # Evaluated, marked and logged once before training too: a resumed run must not do
+    # it again (the mark would land in the first entry after resuming).
+    trainer.extend(extensions.Evaluator(test_iter, model), call_before_training=True)
+    trainer.extend(
+        lambda t: chainer.report({"before_training": 1.0}),
+        name="mark",
+        trigger=(10**6, "iteration"),
+        call_before_training=True,
+    )
+    trainer.extend(extensions.LogReport(trigger=(5, "iteration")), call_before_training=True)
     trainer.extend(extensions.MicroAverage("main/accuracy", "main/loss", "main/ratio", trigger=(3, "iteration")))
     trainer.extend(extensions.ExponentialShift("lr", 0.7), trigger=(1, "epoch"))
     trainer.extend(extensions.observe_lr(), trigger=(2, "iteration"))

@@ -176,12 +176,17 @@ class FakeUpdater:
 
 
 class FakeTrainer:
-    """What triggers read from a trainer: ``updater``, ``observation``, ``elapsed_time``."""
+    """What triggers and reports read from a trainer: ``updater``, ``observation``,
+    ``elapsed_time``, ``is_before_training``."""
 
     def __init__(self, size=10, batch_size=3):
         self.updater = FakeUpdater(size, batch_size)
         self.observation = {}
         self.elapsed_time = 0.0
+
+    @property
+    def is_before_training(self):
+        return self.updater.iteration == 0
 
 
 def fire_sequence(trigger, trainer, n, observations=None):

@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 import chainer.training
-from chainer.training.extensions import print_report
+from chainer.training.extensions import util
 
 # (qualified name, signature as Chainer 7.8.1 prints it, members)
 API = [
@@ -200,7 +200,7 @@ def printed_signature(obj):
                 text += "=CONCAT_EXAMPLES"
             elif default is chainer.serializers.save_npz:
                 text += "=SAVE_NPZ"
-            elif default is print_report._STDOUT_AT_IMPORT:  # sys.stdout when imported
+            elif default is util._STDOUT_AT_IMPORT:  # sys.stdout when imported
                 text += "=STDOUT"
             else:
                 text += "=" + repr(default)

@@ -45,6 +45,11 @@ def test_killed_and_resumed_run_matches_the_uninterrupted_one(tmp_path, expected
     resumed = train(out, resume=resume)
     assert resumed.updater.iteration == 38
     assert_same(final_state(resumed), expected)
+    # The entry written before training (iteration 0, with the untrained model's
+    # validation loss) appears once, as in the uninterrupted run.
+    log = expected[1]
+    assert [e["iteration"] for e in log[:2]] == [0, 5] and "validation/main/loss" in log[0]
+    assert [e["iteration"] for e in log if "before_training" in e] == [0]
 
 
 def test_control_other_random_numbers_after_resuming_give_another_result(tmp_path, expected):
@@ -55,5 +60,5 @@ def test_control_other_random_numbers_after_resuming_give_another_result(tmp_pat
     entries, log = final_state(train(out, resume="load_npz", reseed_after_load=True))
     assert entries.keys() == expected[0].keys()
     assert not numpy.array_equal(entries["model/predictor/l1/W"], expected[0]["model/predictor/l1/W"])
-    assert log[:2] == expected[1][:2]  # written before the snapshot
+    assert log[:3] == expected[1][:3]  # written before the snapshot
     assert log[-1] != expected[1][-1]

@@ -128,12 +128,38 @@ def test_extension_name_errors(tmp_path):
         trainer.extend(Anonymous())
     with pytest.raises(ValueError, match='"training" is reserved'):
         trainer.extend(lambda t: None, name="training")
+    with pytest.raises(TypeError, match="the name must be hashable"):
+        trainer.extend(lambda t: None, name=["a"])
     with pytest.raises(TypeError, match="must be callable"):
         trainer.extend(42)
     with pytest.raises(ValueError, match="invoke_before_training was removed"):
         trainer.extend(lambda t: None, invoke_before_training=True)
     with pytest.raises(TypeError, match="unexpected keyword argument"):
         trainer.extend(lambda t: None, bogus=1)
+
+
+def test_names_that_are_not_str_are_accepted_as_in_chainer7(tmp_path):
+    # A mock whose every attribute is a mock, and a trigger passed where the name goes
+    # (extend's second positional argument): Chainer 7 registered both under these names.
+    from unittest import mock
+
+    trainer = mock_trainer(tmp_path, stop=(2, "iteration"))
+    ext = mock.MagicMock()
+    ext.priority = training.PRIORITY_READER
+    trainer.extend(ext)
+    assert trainer.get_extension(ext.name) is ext
+    log = []
+    trainer.extend(Recorder(log, "tuple"), (1, "iteration"))
+    assert trainer.get_extension((1, "iteration")).tag == "tuple"
+    trainer.run()
+    assert ext.call_count == 2 and [it for _, it in log] == [1, 2]
+
+
+def test_a_priority_that_is_not_an_int_fails_when_the_loop_starts(tmp_path):
+    trainer = mock_trainer(tmp_path, stop=(2, "iteration"))
+    trainer.extend(lambda t: None, name="odd", priority="high")  # registered, as in Chainer 7
+    with pytest.raises(TypeError, match="the priority of extension 'odd' must be an int, got str"):
+        trainer.run()
 
 
 def test_trigger_precedence(tmp_path):
@@ -176,6 +202,17 @@ def test_call_before_training(tmp_path):
     trainer.extend(Recorder(log, "before"), name="before", call_before_training=True, trigger=(1, "epoch"))
     trainer.run()
     assert log == [("before", 0)]
+
+
+def test_call_before_training_is_skipped_when_resuming(tmp_path):
+    # A run resumed from a snapshot taken after some iterations does not call the
+    # before-training extensions again.
+    trainer = mock_trainer(tmp_path, stop=(4, "iteration"))
+    log = []
+    trainer.extend(Recorder(log, "before"), name="before", call_before_training=True, trigger=(10, "iteration"))
+    trainer.updater.iteration = 2
+    trainer.run()
+    assert log == []
 
 
 # -- lifecycle: initialize, finalize, on_error ----------------------------------------------

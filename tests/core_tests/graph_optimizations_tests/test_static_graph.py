@@ -512,3 +512,43 @@ def test_invalid_uses():
 
     with pytest.raises(TypeError, match="must be variables, arrays"):
         Unhashable()(numpy.ones((2, 6), numpy.float32), {"a": {1, 2}})
+
+
+def test_chain_exposes_the_schedule_in_use_as_static_schedule():
+    import importlib
+
+    # (chainer.graph_optimizations.static_graph, the attribute, is the decorator.)
+    sg = importlib.import_module("chainer.graph_optimizations.static_graph")
+
+    model = StaticMLP()
+    x = numpy.random.RandomState(0).rand(2, 6).astype(numpy.float32)
+    with chainer.using_config("use_static_graph", False):
+        model(x)
+    assert not hasattr(model, "static_schedule") and not hasattr(model, "schedule_manager")
+    model(x)
+    recorded = model.static_schedule
+    assert isinstance(recorded, sg.StaticScheduleFunction)
+    model(x)
+    assert model.static_schedule is recorded and recorded.n_replays == 1
+    assert copy.deepcopy(model).static_schedule is None  # bound to the original's parameters
+    info = sg.ArrayInfo(x)
+    assert info == sg.ArrayInfo(numpy.zeros((2, 6), numpy.float32))
+    assert info != sg.ArrayInfo(numpy.zeros((2, 6), numpy.float64)) and info != sg.ArrayInfo(None)
+
+
+def test_schedules_are_keyed_by_schedule_info():
+    import importlib
+
+    sg = importlib.import_module("chainer.graph_optimizations.static_graph")
+    model = StaticMLP()
+    x = numpy.ones((2, 6), numpy.float32)
+    model(x)
+    (key,) = model.schedule_manager.schedules
+    assert isinstance(key, sg.ScheduleInfo)
+    assert key.train is True and key.enable_backprop is True
+    with chainer.using_config("train", False):
+        model(x)
+    assert {k.train for k in model.schedule_manager.schedules} == {False}  # minimize_cache_size keeps one
+    utilities = importlib.import_module("chainer.graph_optimizations.static_graph_utilities")
+    with pytest.raises(NotImplementedError, match="records every function through a function hook"):
+        utilities.static_forward_optimizations(None, ())

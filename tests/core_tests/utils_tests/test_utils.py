@@ -68,3 +68,13 @@ def test_sum_to_undoes_broadcasting(x_shape, shape):
     # the adjoint of broadcasting: <sum_to(x), z> == <x, broadcast(z)>
     z = numpy.random.normal(size=shape)
     numpy.testing.assert_allclose((y * z).sum(), (x * numpy.broadcast_to(z, x_shape)).sum(), rtol=1e-12)
+
+
+def test_collections_abc_is_the_standard_library_module():
+    # Code written for Chainer imports it from chainer.utils.
+    import collections.abc
+
+    from chainer.utils import collections_abc
+
+    assert collections_abc is collections.abc
+    assert isinstance((1, 2), collections_abc.Iterable)

@@ -84,6 +84,25 @@ def test_to_device():
 def test_concat_examples_is_a_converter():
     assert isinstance(concat_examples, Converter)
     assert concat_examples.__name__ == "concat_examples"
+    # The plain function behind it, as Chainer 7 exposed it.
+    assert concat_examples.base_callable is convert.concat_examples_func
+    x, t = convert.concat_examples_func([(numpy.zeros(2), 1), (numpy.ones(2), 2)], None)
+    numpy.testing.assert_array_equal(x, [[0, 0], [1, 1]])
+    numpy.testing.assert_array_equal(t, [1, 2])
+
+
+def test_conveyor_on_the_cpu_hands_over_what_was_put():
+    conveyor = convert.Conveyor(-1)
+    for value in (numpy.arange(3), numpy.zeros((2, 2), numpy.float32)):
+        conveyor.put(value)
+        out = conveyor.get()
+        assert isinstance(out, numpy.ndarray)
+        numpy.testing.assert_array_equal(out, value)
+    with pytest.raises(RuntimeError, match="nothing was put"):
+        conveyor.get()
+    conveyor.put(numpy.arange(2))
+    with pytest.raises(RuntimeError, match="has not been taken with get"):
+        conveyor.put(numpy.arange(2))
 
 
 def test_converter_decorator_turns_device_ids_into_devices():
@@ -120,11 +139,16 @@ def test_call_converter_passes_devices_or_legacy_ids():
         def __call__(self, batch, device):
             calls.append(device)
 
+    def two_arguments(batch, device):
+        calls.append(("two", device))
+
     cpu = chainer.get_device("@numpy")
     convert._call_converter(old_style, [], cpu)
     convert._call_converter(old_style, [], None)
     convert._call_converter(NewStyle(), [], cpu)
-    assert calls == [-1, None, cpu]
+    # A plain function gets the device argument even when it is None (as in Chainer 7).
+    convert._call_converter(two_arguments, [], None)
+    assert calls == [-1, None, cpu, ("two", None)]
 
 
 def test_async_transfer_on_cpu_is_concat_examples():
@@ -157,3 +181,9 @@ def test_async_transfer_on_gpu():
         numpy.testing.assert_array_equal(t.get(), numpy.arange(4))
     x = concat_examples([numpy.ones(2), numpy.zeros(2)], "@cupy:0")
     assert isinstance(x, cupy.ndarray)
+    conveyor = convert.Conveyor("@cupy:0")
+    host = rng.standard_normal((3, 4)).astype(numpy.float32)
+    conveyor.put(host)
+    out = conveyor.get()
+    assert isinstance(out, cupy.ndarray)
+    numpy.testing.assert_array_equal(out.get(), host)

@@ -64,6 +64,26 @@ def test_cached_download_file_url(tmp_path):
     assert pathlib.Path(path).read_bytes() == b"local data"
 
 
+@pytest.mark.parametrize("patched", ["urllib.request.urlretrieve", "six.moves.urllib.request.urlretrieve"])
+def test_cached_download_goes_through_urlretrieve(dataset_root, monkeypatch, patched):
+    # Code written for Chainer 7 serves downloads offline by patching urlretrieve under
+    # either name; cached_download must look it up at each call.
+    requests = []
+
+    def fake_urlretrieve(url, path):
+        requests.append(url)
+        pathlib.Path(path).write_text("served offline")
+
+    pytest.importorskip("six")
+    monkeypatch.setattr(patched, fake_urlretrieve)
+    path = dataset.cached_download("https://example.invalid/data")
+    assert pathlib.Path(path).read_text() == "served offline"
+    assert requests == ["https://example.invalid/data"]
+    assert sorted(p.name for p in (dataset_root / "_dl_cache").iterdir() if not p.name.endswith(".lock")) == [
+        os.path.basename(path)
+    ]
+
+
 def test_cached_download_failure_leaves_no_file(file_server, dataset_root):
     server = file_server({})
     with pytest.raises(dataset.DownloadError, match=r"cached_download: could not download .*/missing: HTTPError"):

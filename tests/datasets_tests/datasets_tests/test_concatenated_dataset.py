@@ -17,6 +17,9 @@ def test_indexing_across_datasets():
         ds[-7]
 
 
-def test_needs_a_dataset():
-    with pytest.raises(ValueError, match="no datasets are given"):
-        ConcatenatedDataset()
+def test_no_datasets_make_an_empty_one():
+    # As in Chainer 7: nothing to concatenate is an empty dataset, not an error.
+    empty = ConcatenatedDataset()
+    assert len(empty) == 0 and empty[0:3] == []
+    with pytest.raises(IndexError, match="out of range"):
+        empty[0]

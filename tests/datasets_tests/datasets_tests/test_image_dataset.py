@@ -7,6 +7,7 @@ from PIL import Image
 
 import chainer
 from chainer import datasets
+from chainer.datasets import image_dataset
 
 
 @pytest.fixture
@@ -122,3 +123,12 @@ def test_zipped_image_dataset_in_worker_processes(archive, images):
         it.finalize()
     for x, name in zip(batch, images):
         numpy.testing.assert_array_equal(x, chw(images[name]))
+
+
+def test_available_says_whether_pillow_is_installed(monkeypatch, tmp_path):
+    import importlib.util
+
+    assert image_dataset.available is (importlib.util.find_spec("PIL") is not None)
+    monkeypatch.setattr(image_dataset, "available", False)
+    with pytest.raises(ImportError, match="pip install pillow"):
+        image_dataset._read_image_as_array(str(tmp_path / "x.png"), numpy.float32, "ImageDataset", "x.png")

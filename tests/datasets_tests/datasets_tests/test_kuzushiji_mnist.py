@@ -5,13 +5,13 @@ import numpy
 from chainer import dataset, datasets
 
 
-def test_labels_name_romaji_and_code_points():
+def test_labels_name_romaji_and_characters():
     labels = datasets.get_kuzushiji_mnist_labels()
-    assert len(labels) == 10
-    assert labels[0] == ("o", "U+304A") and labels[9] == ("wo", "U+3092")
-    # The code points are the hiragana the romaji name.
-    hiragana = "おきすつなはまやれを"
-    assert [chr(int(code[2:], 16)) for _, code in labels] == list(hiragana)
+    assert isinstance(labels, list) and len(labels) == 10
+    # The classes of the data set's class map: U+304A (o) ... U+3092 (wo).
+    assert labels[0] == ("o", chr(0x304A)) and labels[9] == ("wo", chr(0x3092))
+    assert [character for _, character in labels] == list("おきすつなはまやれを")
+    assert [romaji for romaji, _ in labels] == ["o", "ki", "su", "tsu", "na", "ha", "ma", "ya", "re", "wo"]
 
 
 def test_end_to_end(file_server, mnist_like, checksums_of, dataset_root):

@@ -171,14 +171,37 @@ def test_two_processes_load_at_once_with_one_download(file_server, mnist_like, c
 
 
 def test_corrupted_idx_content_is_reported(file_server, checksums_of):
-    from chainer.datasets import _mnist_format  # the IDX parser, given a file that passed its checksum
+    from chainer.datasets import _mnist_helper  # the IDX parser, given a file that passed its checksum
 
     bad = {
-        "train-images-idx3-ubyte.gz": _mnist_format.gzip.compress(b"\x00\x00\x08\x01" + b"\x00\x00\x00\x02" + b"ab"),
-        "train-labels-idx1-ubyte.gz": _mnist_format.gzip.compress(b"\x00\x00\x08\x01\x00\x00\x00\x02ab"),
+        "train-images-idx3-ubyte.gz": _mnist_helper.gzip.compress(b"\x00\x00\x08\x01" + b"\x00\x00\x00\x02" + b"ab"),
+        "train-labels-idx1-ubyte.gz": _mnist_helper.gzip.compress(b"\x00\x00\x08\x01\x00\x00\x00\x02ab"),
     }
     server = file_server({f"/m/{n}": d for n, d in bad.items()})
     dataset.set_dataset_mirror("mnist", server.url + "/m")
     with dataset.override_checksums(checksums_of("mnist", bad)):
         with pytest.raises(ValueError, match="has IDX magic number 0x00000801, expected 0x00000803"):
             datasets.get_mnist()
+
+
+def test_mnist_helper_make_npz_and_preprocess(file_server, mnist_like, dataset_root, tmp_path):
+    # chainer.datasets._mnist_helper keeps Chainer 7's helpers for MNIST-format files
+    # at other addresses: make_npz downloads and caches, preprocess_mnist builds a split.
+    from chainer.datasets import _mnist_helper
+
+    files, arrays = mnist_like(seed=5)
+    server = file_server({f"/m/{name}": data for name, data in files.items()})
+    path = str(tmp_path / "train.npz")
+    urls = (server.url + "/m/train-images-idx3-ubyte.gz", server.url + "/m/train-labels-idx1-ubyte.gz")
+    raw = _mnist_helper.make_npz(path, urls)
+    images, labels = arrays["train"]
+    with numpy.load(path) as npz:
+        numpy.testing.assert_array_equal(npz["x"], images.reshape(-1, 784))
+        numpy.testing.assert_array_equal(npz["y"], labels)
+    ds = _mnist_helper.preprocess_mnist(raw, True, 3, 2.0, numpy.float64, numpy.int64, True)
+    x, t = ds[1]
+    assert x.shape == (3, 28, 28) and x.dtype == numpy.float64 and t.dtype == numpy.int64
+    numpy.testing.assert_allclose(x, numpy.repeat(images[1][None] * (2.0 / 255.0), 3, axis=0))
+    plain = _mnist_helper.preprocess_mnist(raw, False, 2, 1.0, "float32", numpy.int32, False)
+    assert isinstance(plain, numpy.ndarray) and plain.shape == (len(labels), 28, 28)
+    server.stop()

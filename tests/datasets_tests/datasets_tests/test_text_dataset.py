@@ -76,3 +76,33 @@ def test_errors(files, tmp_path):
     with pytest.raises(IndexError, match="index 4 is out of range"):
         ds[4]
     ds.close()
+
+
+def test_a_list_of_one_path_gives_lines(files):
+    # As in Chainer 7: tuples only with several files.
+    ds = datasets.TextDataset([files[0]], encoding=["utf-8"])
+    assert ds[0] == "first\n"
+    ds.close()
+
+
+def test_closed_dataset_refuses_to_read(files):
+    ds = datasets.TextDataset(list(files))
+    assert ds[0] == ("first\n", "un\n")
+    ds.close()
+    with pytest.raises(ValueError, match="the dataset is closed"):
+        ds[0]
+
+
+def test_close_closes_every_file_and_reports_the_first_failure(files):
+    ds = datasets.TextDataset([files[0], files[1], files[0]])
+    kept = ds._fps[0], ds._fps[2]
+
+    class Failing:
+        def close(self):
+            raise OSError("disk gone")
+
+    ds._fps[1].close()
+    ds._fps[1] = Failing()
+    with pytest.raises(OSError, match="disk gone"):
+        ds.close()
+    assert all(f.closed for f in kept)

@@ -218,9 +218,29 @@ def test_finalize_stops_workers_and_allows_reuse(make):
     assert it._resources.segments == []
     assert it.next() == [2, 3]  # fresh workers, same position
     it.finalize()
+    # As in Chainer 7, a finalized iterator cannot go back to the start.
+    with pytest.raises(NotImplementedError, match=r"reset\(\) after finalize\(\) is not supported"):
+        it.reset()
     with iterators.MultiprocessIterator(numpy.arange(4), 2, shuffle=False, n_processes=1) as ctx:
         assert ctx.next() == [0, 1]
     assert ctx._resources.pool is None
+
+
+@pytest.mark.parametrize("shared_mem", [None, 1 << 16])
+def test_pickled_iterator_goes_on_from_the_last_batch_returned(make, shared_mem):
+    import pickle
+
+    it = make(numpy.arange(6), 2, shuffle=False, n_processes=2, n_prefetch=2, shared_mem=shared_mem)
+    assert it.next() == [0, 1] and it.next() == [2, 3]
+    copy = pickle.loads(pickle.dumps(it))
+    try:
+        assert (copy.epoch, copy.current_position, copy.is_new_epoch) == (0, 4, False)
+        assert copy.previous_epoch_detail == pytest.approx(2 / 6)
+        # The copy loads its own batches with its own workers; the original is unaffected.
+        assert copy.next() == [4, 5] and copy.is_new_epoch and copy.epoch_detail == 1.0
+        assert it.next() == [4, 5]
+    finally:
+        copy.finalize()
 
 
 def test_garbage_collection_stops_workers():

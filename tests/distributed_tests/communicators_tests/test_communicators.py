@@ -10,8 +10,9 @@ import chainer
 import chainermn
 from chainer import plugins
 from chainermn import communicators
+from chainermn.communicators import pure_nccl_communicator
 
-_NCCL_MISSING = communicators._nccl_communicators._nccl_missing_reason()
+_NCCL_MISSING = pure_nccl_communicator._nccl_missing_reason()
 needs_no_nccl = pytest.mark.skipif(_NCCL_MISSING is None, reason="CuPy with NCCL and a GPU are available here")
 
 
@@ -68,12 +69,80 @@ def test_single_process(name):
         comm.allreduce([1, 2])
     with pytest.raises(ValueError, match="unknown configuration 'x'"):
         comm.set_config("x", value=1)
-    assert comm.get_config() is None
+    with pytest.raises(ValueError, match="unknown configuration 'x'"):
+        comm.get_config("x")
     assert not comm.within_config_scope
     with comm.config_scope():
         assert comm.within_config_scope
     with pytest.warns(DeprecationWarning, match="multi_node_mean_grad"):
         comm.allreduce_grad(chainer.Link())
+
+
+@pytest.mark.parametrize("name", ["naive", "flat", "dummy"])
+def test_configurations_are_attributes(name):
+    # Chainer 7.8.1's interface: batched_copy (default True) on every MPI communicator;
+    # set_config takes the value positionally and defaults it to True; attributes
+    # assigned inside config_scope() become configurations.
+    comm = chainermn.create_communicator(name)
+    assert comm.batched_copy is True and comm.get_config() == {"batched_copy": True}
+    comm.set_config("batched_copy", False)
+    assert comm.batched_copy is False and comm.get_config("batched_copy") is False
+    comm.set_config("batched_copy")
+    assert comm.batched_copy is True
+    with comm.config_scope():
+        comm.foobar = "0xdeadbeef"
+    assert comm.get_config("foobar") == "0xdeadbeef" == comm.foobar
+    comm.plain = 1  # outside the scope: an ordinary attribute
+    assert "plain" not in comm.get_config()
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        comm.nothing  # noqa: B018
+
+
+def test_configurations_of_a_split_communicator_are_copied():
+    comm = chainermn.create_communicator("naive")
+    comm.set_config("batched_copy", False)
+    sub = comm.split(0, 0)
+    assert sub.get_config() == {"batched_copy": False} and type(sub) is type(comm)
+    sub.set_config("batched_copy", True)
+    assert comm.batched_copy is False
+    sub.finalize()
+
+
+def test_chunked_bcast_obj_checks_the_piece_length():
+    from mpi4py import MPI
+
+    from chainermn.communicators._communication_utility import INT_MAX, chunked_bcast_obj
+
+    obj = {"a": list(range(1000)), "b": numpy.arange(5)}
+    for max_buf_len in (1, 7, 4096, INT_MAX - 1):
+        got = chunked_bcast_obj(obj, MPI.COMM_WORLD, max_buf_len)
+        assert got["a"] == obj["a"] and numpy.array_equal(got["b"], obj["b"])
+    for bad in (0, -1, INT_MAX):
+        # A ValueError, and an AssertionError as in Chainer 7.8.1.
+        with pytest.raises(ValueError, match=rf"max_buf_len must be in \[1, {INT_MAX}\), got {bad}"):
+            chunked_bcast_obj(obj, MPI.COMM_WORLD, bad)
+        with pytest.raises(AssertionError):
+            chunked_bcast_obj(obj, MPI.COMM_WORLD, bad)
+
+
+def test_messages_to_oneself_wait_in_the_communicator():
+    comm = chainermn.create_communicator("naive")
+    x = numpy.arange(6.0).reshape(2, 3)[:, ::2]  # not contiguous
+    comm.send(x, 0, tag=3)
+    comm.send((x, numpy.float32(2)), 0, tag=4)
+    x[...] = -1  # the message holds a copy, as one through MPI would
+    a, b = comm.recv(0, tag=4)
+    numpy.testing.assert_array_equal(comm.recv(0, tag=3), [[0.0, 2.0], [3.0, 5.0]])
+    assert a.flags.c_contiguous and b == 2
+    comm.send_obj({"k": [1, 2]}, 0, tag=5)
+    assert comm.recv_obj(0, tag=5) == {"k": [1, 2]}
+    comm.send_obj("any tag", 0)
+    assert comm.recv_obj(0) == "any tag"
+    with pytest.raises(RuntimeError, match="nothing was sent by this process \\(rank 0\\) to itself with tag 3"):
+        comm.recv(0, tag=3)
+    comm.send(x, 0, tag=6)
+    with pytest.raises(TypeError, match="sent to itself is arrays \\(send\\), not an object"):
+        comm.recv_obj(0, tag=6)
 
 
 def test_builtin_names_are_registered_through_the_hook():
@@ -127,7 +196,9 @@ for dtype in (numpy.float16, numpy.float32, numpy.float64, numpy.int32, numpy.bo
     assert_allclose(y.astype(numpy.float64), expected)
 ys = comm.allgather(x.astype(numpy.float32))
 assert len(ys) == size and all(numpy.array_equal(ys[r], ref(r).astype(numpy.float32)) for r in range(size))
-expect_error(ValueError, "must agree on the shape and dtype", comm.allgather, numpy.zeros(rank + 1))
+ys = comm.allgather(numpy.full(rank + 1, rank, dtype=numpy.int8 if rank else numpy.float64))  # shapes, dtypes differ
+assert [y.tolist() for y in ys] == [[r] * (r + 1) for r in range(size)]
+assert [y.dtype for y in ys] == [numpy.float64] + [numpy.int8] * (size - 1)
 expect_error(ValueError, "must agree on the shape and dtype", comm.allreduce, numpy.zeros(rank + 1))
 root = size - 1
 y = comm.bcast(x if rank == root else None, root=root)
@@ -151,8 +222,17 @@ if rank == 0:
     comm.send_obj({"big": list(range(1000))}, 1, 6)
 elif rank == 1:
     a, b = comm.recv(0, 5)
-    assert_array_equal(a, ref(0)) and b.shape == () and b == 3
+    assert_array_equal(a, ref(0))
+    assert b.shape == () and b == 3
     assert comm.recv_obj(0, 6) == {"big": list(range(1000))}
+# an object of any tag, with the status of its message
+if rank == 0:
+    comm.send_obj("any", 1, tag=9)
+elif rank == 1:
+    from mpi4py import MPI
+    status = MPI.Status()
+    assert comm.recv_obj(0, status=status) == "any"
+    assert (status.Get_source(), status.Get_tag()) == (0, 9)
 assert comm.bcast_obj({"r": rank} if rank == 0 else None, max_buf_len=3) == {"r": 0}
 assert comm.gather_obj(rank * 2, root=0) == ([2 * r for r in range(size)] if rank == 0 else None)
 assert comm.allreduce_obj(rank + 1) == size * (size + 1) // 2
@@ -220,3 +300,63 @@ print("ok", rank)
 def test_collectives(run_mpi, n, name):
     out = run_mpi(n, COLLECTIVES, comm_name=name)
     assert sorted(line for line in out.splitlines() if line.startswith("ok")) == [f"ok {r}" for r in range(n)]
+
+
+@pytest.mark.parametrize("name", ["naive", "flat"])
+def test_debug_mode_reports_diverged_gradients(name):
+    comm = chainermn.create_communicator(name)
+    link = chainer.Link()
+    with link.init_scope():
+        link.w = chainer.Parameter(numpy.zeros(3, numpy.float32))
+        link.v = chainer.Parameter(numpy.zeros(2, numpy.float32))
+    link.w.grad = numpy.array([1.0, numpy.nan, 2.0], numpy.float32)
+    link.v.grad = numpy.ones(2, numpy.float32)
+    comm.multi_node_mean_grad(link)  # not checked outside debug mode
+    chainer.set_debug(True)
+    try:
+        with pytest.raises(ValueError, match=r"gradients diverged after the all-reduce: 'w' hold NaN or infinity"):
+            comm.multi_node_mean_grad(link)
+        link.w.grad = numpy.ones(3, numpy.float32)
+        comm.multi_node_mean_grad(link)
+    finally:
+        chainer.set_debug(False)
+
+
+def test_topology_and_buffers_in_one_process():
+    from mpi4py import MPI
+
+    from chainermn.communicators import _communication_utility, _memory_utility
+
+    # [rank, intra_rank, intra_size, inter_rank, inter_size]
+    assert _communication_utility.init_ranks(MPI.COMM_WORLD) == [0, 0, 1, 0, 1]
+    x = numpy.arange(4, dtype=numpy.float32)
+    buf = _memory_utility.array_to_buffer_object(x)
+    assert buf[0] is x and buf[1] == MPI.FLOAT
+    MPI.COMM_WORLD.Bcast(buf, root=0)
+    assert _memory_utility.array_to_buffer_object(x, MPI.DOUBLE)[1] == MPI.DOUBLE
+    with pytest.raises(ValueError, match="must be C-contiguous"):
+        _memory_utility.array_to_buffer_object(numpy.zeros((3, 4), numpy.float32)[:, 1])
+    with pytest.raises(TypeError, match="expected a numpy.ndarray or cupy.ndarray, got list"):
+        _memory_utility.array_to_buffer_object([1.0])
+    with pytest.raises(TypeError, match="expected a cupy.ndarray, got ndarray"):
+        _memory_utility.get_device_memory_pointer(x)
+
+
+@pytest.mark.skipif(_NCCL_MISSING is None, reason="CuPy with NCCL is available here")
+def test_nccl_module_without_nccl_says_why():
+    from chainermn import nccl
+
+    if nccl.available:
+        pytest.skip("CuPy with NCCL is importable here (only the GPU is missing)")
+    assert nccl.unavailable_reason
+    for call in (
+        nccl.get_build_version,
+        nccl.get_version,
+        nccl.get_unique_id,
+        lambda: nccl.NcclCommunicator(1, b"", 0),
+    ):
+        with pytest.raises(nccl.NcclUnavailableError, match="NCCL is not available here: "):
+            call()
+    with pytest.raises(AttributeError, match="has no attribute 'NCCL_SUM'; NCCL is not available here"):
+        nccl.NCCL_SUM  # noqa: B018
+    assert not hasattr(nccl, "NCCL_FLOAT16")

@@ -9,9 +9,9 @@ import pytest
 import chainer
 import chainermn
 from chainer.testing import attr
-from chainermn import communicators
+from chainermn.communicators import pure_nccl_communicator
 
-_NCCL_MISSING = communicators._nccl_communicators._nccl_missing_reason()
+_NCCL_MISSING = pure_nccl_communicator._nccl_missing_reason()
 pytestmark = [
     pytest.mark.gpu,
     pytest.mark.skipif(_NCCL_MISSING is not None, reason=f"needs CuPy with NCCL and a GPU: {_NCCL_MISSING}"),

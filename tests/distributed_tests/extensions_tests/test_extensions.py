@@ -23,14 +23,16 @@ assert_allclose(float(result["main/v"]), data.mean())
 gen = GenericMultiNodeEvaluator(comm, chainer.iterators.SerialIterator(local, 3, repeat=False, shuffle=False), lambda x: x.sum())
 res = gen()
 if rank == 0:
-    assert sorted(float(r) for r in res) == sorted([local_sum for r in range(size) for local_sum in (data[4*r:4*r+3].sum(), data[4*r+3:4*r+4].sum())])
+    # batch by batch: every process's first batch (in rank order), then the second ones
+    assert [float(r) for r in res] == [data[4*r+b:4*r+e].sum() for b, e in ((0, 3), (3, 4)) for r in range(size)]
 else:
     assert res is None
 link = chainer.Link()
 link.add_persistent("m", numpy.full(2, float(rank)))
 link.add_persistent("n", rank)
 AllreducePersistent(link, comm)()
-assert_allclose(link.m, numpy.full(2, (size - 1) / 2)) and link.n == rank
+assert_allclose(link.m, numpy.full(2, (size - 1) / 2))
+assert link.n == rank
 # multi-node iterator: the master's batches everywhere
 ds = list(range(10)) if rank == 0 else chainermn.datasets.create_empty_dataset(list(range(10)))
 mit = create_multi_node_iterator(chainer.iterators.SerialIterator(ds, 4, shuffle=True), comm)
@@ -39,6 +41,20 @@ all_batches = comm.gather_obj(batches)
 if rank == 0:
     assert all(b == all_batches[0] for b in all_batches)
 assert mit.epoch == 1 and mit.is_new_epoch is True and mit.epoch_detail == 1.2
+# saving a multi-node iterator: every process writes the master's state, so a plain
+# iterator loaded from any process's copy goes on where the master's iterator was
+from chainer.serializers import DictionarySerializer, NpzDeserializer
+data10 = numpy.arange(10, dtype=numpy.float32)
+src = chainer.iterators.SerialIterator(data10 if rank == 0 else numpy.zeros(10, numpy.float32), 4, shuffle=True)
+mit2 = create_multi_node_iterator(src, comm)
+next(mit2)
+saver = DictionarySerializer()
+mit2.serialize(saver)
+assert sorted(saver.target) == ["current_position", "epoch", "is_new_epoch", "order", "previous_epoch_detail"]
+plain = chainer.iterators.SerialIterator(data10, 4, shuffle=True)
+plain.serialize(NpzDeserializer(saver.target))
+assert plain.epoch_detail == mit2.epoch_detail == 0.4
+assert [float(v) for v in next(plain)] == [float(v) for v in next(mit2)]
 sit = create_synchronized_iterator(chainer.iterators.SerialIterator(list(range(10)), 5, shuffle=True), comm)
 first = next(sit)
 assert all(f == first for f in comm.bcast_obj(comm.gather_obj(first)))

@@ -41,8 +41,8 @@ def test_each_set_writes_its_own_files():
     comm = types.SimpleNamespace(rank=2, size=3)
     by_format = multi_node_snapshot(comm, extensions.snapshot(filename="s_{.updater.iteration}"), [0])
     by_callable = multi_node_snapshot(comm, extensions.snapshot(filename=lambda t: f"c{t.updater.iteration}"), [0])
-    assert by_format.snapshot.filename.format(trainer) == "s_7_replica1"
-    assert by_callable.snapshot.filename(trainer) == "c7_replica1"
+    assert by_format.snapshot.filename.format(trainer) == "s_7.1"
+    assert by_callable.snapshot.filename(trainer) == "c7.1"
 
 
 def test_bad_replica_sets():

@@ -113,7 +113,7 @@ assert [i for i, _ in recorder.seen] == list(range(1, STOP * PER_EPOCH + 1))
 # one writer per replica set ({0} and {1, 2}), the 2 newest snapshots of each kept
 comm.mpi_comm.Barrier()
 if rank == 0:
-    expected = {f"snap_{PER_EPOCH * e}_replica{m}" for e in (STOP - 1, STOP) for m in (0, 1)}
+    expected = {f"snap_{PER_EPOCH * e}.{m}" for e in (STOP - 1, STOP) for m in (0, 1)}
     assert {f for f in os.listdir("result") if f.startswith("snap")} == expected, os.listdir("result")
     assert "log" in os.listdir("result")
 
@@ -124,7 +124,7 @@ snap = multi_node_snapshot(sub, extensions.snapshot(filename="snap_{.updater.ite
 trainer2.extend(snap, trigger=(1, "epoch"))
 snap.initialize(trainer2)
 assert trainer2.updater.iteration == STOP * PER_EPOCH
-# rank 1 is the writer of set {1} -> replica1; rank 2 is rank 0 of its communicator -> replica0
+# rank 1 is the writer of set {1} -> ".1"; rank 2 is rank 0 of its communicator -> ".0"
 assert model2.tag == (1.0 if rank == 1 else 0.0), model2.tag
 assert_allclose(model2.w.array, model.w.array)
 sub.finalize()

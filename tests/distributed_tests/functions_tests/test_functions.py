@@ -3,8 +3,10 @@ reverse communication) under mpiexec -n 2, checked against the single-process ma
 
 from __future__ import annotations
 
+import numpy
 import pytest
 
+import chainer
 import chainermn
 
 FUNCTIONS = """
@@ -30,6 +32,12 @@ ys = mnf.allgather(comm, x)
 assert all(numpy.array_equal(ys[j].array, ref(j)) for j in range(size))
 F.sum(F.stack(ys) * (rank + 1)).backward()
 assert_allclose(x.grad, numpy.full((2, 3), sum(r + 1 for r in range(size))))
+# allgather of variables whose shapes differ between the processes (as in Chainer 7.8.1)
+x = chainer.Variable(numpy.full((2, rank + 1), float(rank)))
+ys = mnf.allgather(comm, x)
+assert [y.shape for y in ys] == [(2, r + 1) for r in range(size)]
+F.sum(F.concat(ys, axis=1) * (rank + 1)).backward()
+assert_allclose(x.grad, numpy.full((2, rank + 1), sum(r + 1 for r in range(size))))
 # alltoall: process r sends xs[j] = x * (j + 1); loss_r = sum(ys[s] * (r + 1))
 x = chainer.Variable(ref(rank))
 ys = mnf.alltoall(comm, [x * (j + 1) for j in range(size)])
@@ -61,11 +69,34 @@ if rank == 0:
 # pseudo_connect: identity for the actual variables, zero for the delegate
 d = chainer.Variable(numpy.ones(2))
 a = chainer.Variable(ref(0))
-y = mnf.pseudo_connect(d, a)
+(y,) = mnf.pseudo_connect(d, a)  # a tuple also for one variable, as in Chainer 7.8.1
 assert_array_equal(y.array, ref(0))
 F.sum(y * 3).backward()
-assert_allclose(a.grad, numpy.full((2, 3), 3.0)) and assert_array_equal(d.grad, numpy.zeros(2))
-expect_error(ValueError, "is this process", mnf.send, a, comm, rank)
+assert_allclose(a.grad, numpy.full((2, 3), 3.0))
+assert_array_equal(d.grad, numpy.zeros(2))
+# a process may send to itself: z = 2 a comes back, and d/da sum(z^2) = 8 a
+a = chainer.Variable(ref(rank))
+phi = mnf.send(a * 2, comm, rank)
+z = mnf.recv(comm, rank, delegate_variable=phi)
+assert_array_equal(z.array, 2 * ref(rank))
+F.sum(z * z).backward()
+assert_allclose(a.grad, 8 * ref(rank))
+expect_error(RuntimeError, "nothing was sent by this process", mnf.recv, comm, rank)
+# an array sent as is (no variable needing a gradient): rank 0's backward still receives
+# the gradient rank 1 sends back, so no message is left over
+comm.mpi_comm.Barrier()
+if rank == 0:
+    phi = mnf.send(numpy.ones((1, 3)), comm, rank=1)
+    (x0,) = mnf.pseudo_connect(phi, numpy.ones((1, 3)))
+    F.sum(x0).backward()
+elif rank == 1:
+    F.sum(mnf.recv(comm, rank=0) * 2).backward()
+comm.mpi_comm.Barrier()
+from mpi4py import MPI
+assert not comm.mpi_comm.Iprobe(source=MPI.ANY_SOURCE, tag=MPI.ANY_TAG)
+# the same for a collective: the root's backward joins the others' although its x needs no gradient
+y = mnf.bcast(comm, numpy.arange(3.0) if rank == 0 else None)
+F.sum(y).backward()
 print("ok", rank)
 """
 
@@ -114,3 +145,15 @@ def test_pseudo_connect_errors():
         chainermn.functions.pseudo_connect(None)
     with pytest.raises(TypeError, match="delegate_variable must be a chainer.Variable"):
         chainermn.functions.pseudo_connect(3, 1.0)
+
+
+def test_pseudo_connect_returns_a_tuple_and_the_gradients():
+    delegate = chainer.Variable(numpy.ones((2, 1)))
+    a = chainer.Variable(numpy.arange(3.0))
+    (y,) = chainermn.functions.pseudo_connect(delegate, a)  # a tuple also for one variable
+    numpy.testing.assert_array_equal(y.array, a.array)
+    chainer.functions.sum(y * y).backward()
+    numpy.testing.assert_array_equal(a.grad, 2 * a.array)  # identity: d/da sum(a^2)
+    numpy.testing.assert_array_equal(delegate.grad, numpy.zeros((2, 1)))
+    ys = chainermn.functions.pseudo_connect(None, a, numpy.zeros(2))
+    assert isinstance(ys, tuple) and len(ys) == 2 and ys[0] is a

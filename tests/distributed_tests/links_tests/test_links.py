@@ -5,8 +5,10 @@ single-process model."""
 
 from __future__ import annotations
 
+import numpy
 import pytest
 
+import chainer
 import chainermn
 from chainermn.links import MultiNodeBatchNormalization
 
@@ -63,7 +65,61 @@ else:
     phi = model()
     phi.backward()
     assert_allclose(model[0].W.grad, l2.W.grad, rtol=1e-5, atol=1e-6)
-expect_error(ValueError, "is this process", MultiNodeChainList(comm).add_link, L.Linear(1, 1), rank_in=rank)
+# a component may send to this very process; what was sent as a tuple arrives as one
+# argument; a single output comes back as a variable (not a tuple)
+class Pair(chainer.Link):
+    def forward(self, v):
+        return v * 2, v * 3
+class Add(chainer.Link):
+    def forward(self, pair):
+        return pair[0] + pair[1]
+class SelfLoop(MultiNodeChainList):
+    def __init__(self):
+        super().__init__(comm)
+        self.add_link(Pair(), rank_in=None, rank_out=rank)
+        self.add_link(Add(), rank_in=rank, rank_out=None)
+v = chainer.Variable(numpy.arange(3.0))
+out = SelfLoop()(v)
+assert isinstance(out, chainer.Variable)
+assert_allclose(out.array, 5 * numpy.arange(3.0))
+F.sum(out * out).backward()  # d/dv (5 v)^2 = 50 v
+assert_allclose(v.grad, 50 * numpy.arange(3.0))
+# a fan-out and fan-in over this process and the other one: out = g(f(x)) + h(f(x)), with
+# f, g on rank 0 and h on rank 1 (multiplications by parameters), and backprop does not
+# deadlock although rank 0 receives from itself and from rank 1 in the same component
+class Mul(chainer.Link):
+    def __init__(self, c):
+        super().__init__()
+        with self.init_scope():
+            self.w = chainer.Parameter(numpy.full(3, float(c)))
+    def forward(self, v):
+        return v * self.w
+class Sum(chainer.Link):
+    def forward(self, *vs):
+        return sum(vs[1:], vs[0])
+class Fan(MultiNodeChainList):
+    def __init__(self):
+        super().__init__(comm)
+        self.add_link(Mul(2), rank_in=None, rank_out=[0, 1])
+        self.add_link(Mul(3), rank_in=0, rank_out=0)
+        self.add_link(Sum(), rank_in=[0, 1], rank_out=None)
+class Leaf(MultiNodeChainList):
+    def __init__(self):
+        super().__init__(comm)
+        self.add_link(Mul(5), rank_in=0, rank_out=0)
+x = chainer.Variable(numpy.array([1.0, 2.0, -1.0]))
+fan = Fan() if rank == 0 else Leaf()
+if rank == 0:
+    out = fan(x)
+    assert_allclose(out.array, 16 * x.array)  # 3 * 2 x + 5 * 2 x
+    F.sum(out).backward()
+    assert_allclose(x.grad, numpy.full(3, 16.0))
+    assert_allclose(fan[0].w.grad, 8 * x.array)
+    assert_allclose(fan[1].w.grad, 2 * x.array)
+else:
+    fan().backward()
+    assert_allclose(fan[0].w.grad, 2 * x.array)
+expect_error(ValueError, "rank_in must be None, a rank or a list of ranks in [0, 2)", MultiNodeChainList(comm).add_link, L.Linear(1, 1), rank_in=2)
 print("ok", rank)
 """
 
@@ -100,7 +156,7 @@ if rank == 0:
     xv2 = [chainer.Variable(x) for x in xs]
     hy2, cy2, ys2, phi = enc(xv2)
     assert_allclose(hy2.array, hy.array, rtol=1e-12)
-    pseudo_connect(phi, 0.5 * F.sum(ys2[0])).backward()  # backward waits for rank 1's gradients
+    pseudo_connect(phi, 0.5 * F.sum(ys2[0]))[0].backward()  # backward waits for rank 1's gradients
     for (name, p), (_, q) in zip(sorted(enc.actual_rnn.namedparams()), sorted(enc_ref.namedparams())):
         assert_allclose(p.grad, q.grad, rtol=1e-10, atol=1e-12, err_msg=name)
     for a, b in zip(xv2, xvs):
@@ -142,3 +198,39 @@ def test_nccl_backend_needs_an_nccl_communicator():
     with pytest.raises(ValueError, match="communication_backend='nccl' needs a NCCL communicator"):
         MultiNodeBatchNormalization(3, comm, communication_backend="nccl")
     assert MultiNodeBatchNormalization(3, comm).communication_backend == "mpi"
+
+
+def test_communication_backend_choice():
+    from chainermn.functions import batch_normalization as mnbn
+
+    comm = chainermn.create_communicator("naive")
+    assert mnbn.get_communication_backend(comm) == "mpi"
+    assert mnbn.get_communication_backend(comm, "mpi") == "mpi"
+    for bad, message in (
+        ("dummy", "must be 'mpi', 'nccl' or 'auto', got 'dummy'"),
+        ("nccl", "needs a NCCL communicator"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            mnbn.get_communication_backend(comm, bad)
+        with pytest.raises(ValueError, match=message):
+            MultiNodeBatchNormalization(1, comm, communication_backend=bad)
+    selector = mnbn.MultiNodeBNImplSelector(comm, "auto")
+    assert type(selector(None, (numpy.zeros(2),))) is mnbn._MpiImpl
+
+
+def test_mixed16_keeps_parameters_and_statistics_in_float32():
+    comm = chainermn.create_communicator("naive")
+    with chainer.using_config("dtype", chainer.mixed16):
+        layer = MultiNodeBatchNormalization(3, comm)
+    assert {a.dtype for a in (layer.gamma.array, layer.beta.array, layer.avg_mean, layer.avg_var)} == {
+        numpy.dtype(numpy.float32)
+    }
+    x = numpy.random.default_rng(1).standard_normal((6, 3)).astype(numpy.float16)
+    y = layer(x)
+    assert y.dtype == numpy.float16
+    # One process: the batch normalization formula over the local batch.
+    x64 = x.astype(numpy.float64)
+    expected = (x64 - x64.mean(axis=0)) / numpy.sqrt(x64.var(axis=0) + 2e-5)
+    numpy.testing.assert_allclose(y.array.astype(numpy.float64), expected, rtol=1e-2, atol=1e-2)
+    chainer.functions.sum(y * y).backward()
+    assert layer.gamma.grad.dtype == numpy.float32

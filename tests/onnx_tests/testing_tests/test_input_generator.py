@@ -25,3 +25,9 @@ def test_positive_increasing():
 def test_bad_shape():
     with pytest.raises(ValueError, match="increasing: the shape"):
         gen.increasing(2, -1)
+
+
+def test_shaped_range():
+    x = gen.shaped_range(2, 3, dtype=numpy.int32)
+    assert x.dtype == numpy.int32
+    numpy.testing.assert_array_equal(x, [[0, 1, 2], [3, 4, 5]])

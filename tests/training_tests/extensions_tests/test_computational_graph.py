@@ -54,3 +54,46 @@ def test_written_once_and_serialized(tmp_path):
     resumed = extensions.DumpGraph("main/loss")
     save_and_load(ext, resumed)
     assert resumed.trigger(None) is False
+
+
+def test_is_return_code_zero():
+    import sys
+
+    from chainer.training.extensions import computational_graph
+
+    assert computational_graph.is_return_code_zero([sys.executable, "-c", "pass"]) is True
+    assert computational_graph.is_return_code_zero([sys.executable, "-c", "raise SystemExit(3)"]) is False
+    assert computational_graph.is_return_code_zero(["no-such-program-for-this-test"]) is False
+
+
+def test_png_is_rendered_when_graphviz_is_installed(tmp_path, monkeypatch):
+    # A stand-in `dot` on PATH: answers -V, and for -Tpng writes the -o file with the
+    # input's first line, so the test sees which file it was given.
+    import os
+    import stat
+    import sys
+
+    from chainer.training.extensions import computational_graph
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "dot"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import sys\n"
+        "args = sys.argv[1:]\n"
+        "if args == ['-V']:\n"
+        "    raise SystemExit(0)\n"
+        "src, out = args[1], args[args.index('-o') + 1]\n"
+        "open(out, 'w').write('PNG of ' + open(src).readline())\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    assert computational_graph.is_graphviz_available()
+    trainer = make_trainer(tmp_path, stop=(1, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/loss", filename="graph.dot"))
+    trainer.run()
+    assert (tmp_path / "result" / "graph.png").read_text().startswith("PNG of digraph")
+    assert sorted(os.listdir(tmp_path / "result")) == ["graph.dot", "graph.png"]
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert not computational_graph.is_graphviz_available()

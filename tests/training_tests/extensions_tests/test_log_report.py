@@ -114,3 +114,24 @@ def test_resume_mid_interval(tmp_path):
 def test_unexpected_keyword():
     with pytest.raises(TypeError, match="unexpected keyword"):
         extensions.LogReport(bogus=1)
+
+
+def test_before_training_call_writes_its_own_entry(tmp_path):
+    # An extension reports 0 before training and 1 at every iteration after; the
+    # LogReport called before training writes (0, 0.0) at once instead of averaging the
+    # 0 into the first epoch's entry.
+    from chainer import testing
+
+    trainer = testing.get_trainer_with_mock_updater((2, "epoch"), 2)
+    trainer.out = str(tmp_path)
+    trainer.extend(
+        lambda t: chainer.report({"value": 0.0 if t.is_before_training else 1.0}),
+        name="reporter",
+        trigger=(1, "iteration"),
+        call_before_training=True,
+    )
+    log_report = extensions.LogReport()
+    trainer.extend(log_report, call_before_training=True)
+    trainer.run()
+    assert [(entry["epoch"], entry["value"]) for entry in log_report.log] == [(0, 0.0), (1, 1.0), (2, 1.0)]
+    assert [entry["iteration"] for entry in read_log(tmp_path / "log")] == [0, 2, 4]

@@ -31,8 +31,13 @@ def test_default_statistics():
     sigmas = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)
     for i, p in enumerate(sigmas):
         assert obs[f"None/W/data/percentile/{i}"] == pytest.approx(numpy.percentile(W, p), rel=1e-5)
-    # b has no gradient: only its data statistics are reported.
-    assert "None/b/data/mean" in obs and not any(k.startswith("None/b/grad") for k in obs)
+    # b has no gradient yet: it counts as NaN (what Chainer 7 held in a gradient not
+    # computed yet), so its statistics are NaN, and "zeros" counts none.
+    b_grad = {k: v for k, v in obs.items() if k.startswith("None/b/grad/")}
+    assert b_grad["None/b/grad/zeros"] == 0
+    assert all(numpy.isnan(v) for k, v in b_grad.items() if not k.endswith("zeros"))
+    assert len(b_grad) == 5 + len(sigmas)
+    assert "None/b/data/mean" in obs
 
 
 def test_prefix_custom_statistics_and_interval():
@@ -75,3 +80,13 @@ def test_bad_statistics():
         extensions.ParameterStatistics(Regression(), statistics="all")
     with pytest.raises(TypeError, match="not callable"):
         extensions.ParameterStatistics(Regression(), statistics={"x": 1})
+
+
+def test_skip_nan_params_gives_one_nan_per_statistic():
+    model = Regression()
+    ext = extensions.ParameterStatistics(model, trigger=(1, "iteration"), skip_nan_params=True, report_params=False)
+    trainer = FakeTrainer()
+    trainer.updater.update()
+    obs = call(ext, trainer)
+    # No gradient yet: W and b each get one NaN per statistic (no percentile/0.. keys).
+    assert len(obs) == 2 * 6 and all(numpy.isnan(v) for v in obs.values())

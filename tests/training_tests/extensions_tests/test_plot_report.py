@@ -97,3 +97,15 @@ def test_available():
 def test_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         extensions.PlotReport(**kwargs)
+
+
+@pytest.mark.skipif(not _plot.available(), reason="needs matplotlib")
+def test_before_training_call_plots_its_own_point(tmp_path):
+    trainer = Trainer(tmp_path)
+    ext = extensions.PlotReport(["main/loss"], "iteration", trigger=(2, "iteration"))
+    trainer.observation = {"main/loss": 9.0}
+    ext(trainer)  # called before training (iteration 0)
+    assert ext._data == {"main/loss": [(0, 9.0)]}
+    feed(ext, trainer, [(4.0, None), (2.0, None)])
+    # The 9 of the untrained model is not averaged into the point of iteration 2.
+    assert ext._data == {"main/loss": [(0, 9.0), (2, 3.0)]}

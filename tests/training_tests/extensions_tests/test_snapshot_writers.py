@@ -99,6 +99,50 @@ def test_queue_writer_reports_a_failed_write_and_goes_on(tmp_path, capsys):
         writer("late", str(tmp_path), make_model(1.0))
 
 
+def test_custom_worker_and_queue_items(tmp_path):
+    # A StandardWriter with workers of its own (no exit status), and a queue whose items
+    # are any sequence (task, filename, outdir, target), as Chainer 7 accepted.
+    events = []
+
+    class Worker:
+        def __init__(self, filename):
+            self.filename = filename
+
+        def start(self):
+            events.append(("start", self.filename))
+
+        def join(self):
+            events.append(("join", self.filename))
+
+    class Custom(snapshot_writers.StandardWriter):
+        def create_worker(self, filename, outdir, target, **kwds):
+            return Worker(filename)
+
+    writer = Custom()
+    writer("a", str(tmp_path), None)
+    writer("b", str(tmp_path), None)
+    writer.finalize()
+    assert events == [("start", "a"), ("join", "a"), ("start", "b"), ("join", "b")]
+
+    class Items:
+        def __init__(self, items):
+            self.items = list(items)
+            self.done = 0
+
+        def get(self):
+            return self.items.pop(0)
+
+        def task_done(self):
+            self.done += 1
+
+    written = []
+    queue = Items([(lambda *args: written.append(args), "x", "dir", "obj"), None])
+    queue_writer = snapshot_writers.ThreadQueueWriter()
+    queue_writer.consume(queue)
+    queue_writer.finalize()
+    assert written == [("x", "dir", "obj")] and queue.done == 2
+
+
 def test_savefun_that_writes_nothing(tmp_path):
     writer = snapshot_writers.SimpleWriter(savefun=lambda path, obj: None)
     with pytest.raises(RuntimeError, match="wrote nothing"):

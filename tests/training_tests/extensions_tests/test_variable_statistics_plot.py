@@ -94,3 +94,36 @@ def test_bad_arguments(kwargs, error, match):
 def test_bad_targets():
     with pytest.raises(TypeError, match="Variables or Links"):
         extensions.VariableStatisticsPlot(numpy.zeros(2))
+
+
+def test_statistician_against_numpy():
+    from chainer.training.extensions.variable_statistics_plot import Statistician
+
+    x = numpy.random.default_rng(0).standard_normal((4, 6)).astype(numpy.float32)
+    stat = Statistician(True, True, (0, 25, 100))(x, axis=0, dtype=numpy.float64)
+    numpy.testing.assert_allclose(stat["mean"], x.astype(numpy.float64).mean(axis=0))
+    numpy.testing.assert_allclose(stat["std"], x.astype(numpy.float64).std(axis=0))
+    assert stat["percentile"].shape == (3, 6) and stat["percentile"].dtype == numpy.float64
+    numpy.testing.assert_allclose(stat["percentile"][0], x.min(axis=0))
+    numpy.testing.assert_allclose(stat["percentile"][2], x.max(axis=0))
+    assert set(Statistician(False, True, ())(x, axis=None)) == {"std"}
+
+
+def test_reservoir_keeps_a_uniform_sample_in_index_order():
+    from chainer.training.extensions.variable_statistics_plot import Reservoir
+
+    reservoir = Reservoir(size=3, data_shape=(2,))
+    for i in range(2):
+        reservoir.add(numpy.full(2, i))
+    indices, data = reservoir.get_data()
+    assert indices.tolist() == [0, 1] and data[:, 0].tolist() == [0, 1]
+    # Over many streams of 10 arrays, each array is kept about 3/10 of the time.
+    kept = numpy.zeros(10)
+    for seed in range(400):
+        reservoir = Reservoir(size=3, data_shape=(1,), seed=seed)
+        for i in range(10):
+            reservoir.add(numpy.array([i]), idx=100 + i)
+        indices, data = reservoir.get_data()
+        assert indices.tolist() == sorted(indices.tolist()) and (data[:, 0] + 100 == indices).all()
+        kept[indices - 100] += 1
+    numpy.testing.assert_allclose(kept / 400, 0.3, atol=0.08)

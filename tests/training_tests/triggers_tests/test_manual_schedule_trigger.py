@@ -36,6 +36,25 @@ def test_resume():
     assert fire_sequence(resumed, trainer, 7) == [9]
 
 
+def test_finished_after_loading_a_snapshot_that_did_not_save_it():
+    # Chainer 7 before v6 saved nothing for this trigger: a loaded one warns, and knows
+    # it is finished as soon as it sees a position past the last point.
+    trainer = FakeTrainer(10, 3)
+    fire_sequence(triggers.ManualScheduleTrigger(2, "iteration"), trainer, 3)
+    resumed = triggers.ManualScheduleTrigger(2, "iteration")
+
+    class NothingSaved:
+        def __call__(self, key, value):
+            raise KeyError(key)
+
+        def __getitem__(self, key):
+            return self
+
+    with pytest.warns(UserWarning, match="ManualScheduleTrigger: the snapshot has no .*; it is guessed"):
+        resumed.serialize(NothingSaved())
+    assert fire_sequence(resumed, trainer, 1) == [] and resumed.finished
+
+
 @pytest.mark.parametrize(
     "points,unit,error",
     [([1], "epochs", ValueError), ([], "epoch", ValueError), (["a"], "epoch", ValueError), (None, "epoch", TypeError)],

@@ -27,3 +27,25 @@ def test_resume_with_call_on_resume():
     resumed = triggers.OnceTrigger(call_on_resume=True)
     save_and_load(trigger, resumed)
     assert fire_sequence(resumed, FakeTrainer(), 3) == [1]
+
+
+class _NothingSaved:
+    """A deserializer of a snapshot that holds no key for the trigger."""
+
+    def __call__(self, key, value):
+        raise KeyError(key)
+
+    def __getitem__(self, key):
+        return self
+
+
+def test_loading_a_snapshot_without_the_flag():
+    import pytest
+
+    # Chainer 7 before v6 saved nothing: the loaded trigger warns and counts as fired;
+    # with call_on_resume it still fires once after resuming.
+    for call_on_resume, expected in ((False, []), (True, [1])):
+        trigger = triggers.OnceTrigger(call_on_resume=call_on_resume)
+        with pytest.warns(UserWarning, match="OnceTrigger: the snapshot has no _flag_first"):
+            trigger.serialize(_NothingSaved())
+        assert fire_sequence(trigger, FakeTrainer(), 3) == expected

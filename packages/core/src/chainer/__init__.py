@@ -14,6 +14,7 @@ __path__ = extend_path(__path__, __name__)
 
 import importlib as _importlib
 import sys as _sys
+import warnings as _warnings
 from typing import Any as _Any
 
 from chainer import _environment, configuration, plugins
@@ -42,6 +43,7 @@ from chainer import (
     link,
     link_hook,
     link_hooks,
+    memory_layouts,
     optimizer,
     optimizer_hooks,
     optimizers,
@@ -49,17 +51,20 @@ from chainer import (
     sequential,
     serializer,
     serializers,
+    types,
     utils,
     variable,
+    warnings,
 )
 from chainer._backprop import backward, grad
 from chainer._environment import mixed16
 from chainer._parameter import Parameter
 from chainer.backend import get_device, using_device
+from chainer.backends.cuda import should_use_cudnn, should_use_cudnn_tensor_core
 from chainer.device_resident import DeviceResident
 from chainer.distribution import Distribution, cross_entropy, kl_divergence, register_kl
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
-from chainer.function_hook import FunctionHook
+from chainer.function_hook import FunctionHook, get_function_hooks
 from chainer.function_node import FunctionNode
 from chainer.graph_optimizations import static_code, static_graph
 from chainer.initializer import Initializer
@@ -104,6 +109,68 @@ def is_debug() -> bool:
 def set_debug(debug: bool) -> None:
     """Turn debug mode on or off in the current thread."""
     config.debug = debug
+
+
+def get_array_types() -> tuple[type, ...]:
+    """The array types of the backends available here (``numpy.ndarray``, and
+    ``cupy.ndarray`` with CuPy, iDeep's ``mdarray`` with iDeep, a plugin's)."""
+    types_: list[type] = []
+    for _, entry in backend.backends.items():
+        if entry.unavailable_reason() is None:
+            types_.extend(t for t in entry.array_types if t not in types_)
+    return tuple(types_)
+
+
+def get_cpu_array_types() -> tuple[type, ...]:
+    """The array types that live in host memory (``numpy.ndarray``, iDeep's ``mdarray``)."""
+    types_: list[type] = []
+    for name in ("numpy", "intel64"):
+        entry = backend.backends.get(name)
+        if entry is not None and entry.unavailable_reason() is None:
+            types_.extend(t for t in entry.array_types if t not in types_)
+    return tuple(types_)
+
+
+def is_arrays_compatible(arrays: _Any) -> bool:
+    """Whether the arrays (``None`` skipped) can be computed on together: all in host
+    memory, or all of one other backend."""
+    import numpy
+
+    cpu_types = get_cpu_array_types()
+    kinds = set()
+    for a in arrays:
+        if a is None:
+            continue
+        if isinstance(a, cpu_types) or isinstance(a, numpy.ndarray):
+            kinds.add("cpu")
+        else:
+            entry = backend._entry_for_array_type(type(a))
+            kinds.add(type(a) if entry is None else entry.name)
+    return len(kinds) <= 1
+
+
+def get_compute_mode() -> None:
+    """The ChainerX compute mode; always ``None``, as ChainerX is not part of this distribution."""
+    return None
+
+
+class DebugMode:
+    """Deprecated context manager that sets debug mode: use
+    ``chainer.using_config('debug', flag)``."""
+
+    def __init__(self, debug: bool) -> None:
+        _warnings.warn(
+            'chainer.DebugMode is deprecated; use chainer.using_config("debug", ...) instead',
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        self._using = using_config("debug", debug)
+
+    def __enter__(self) -> None:
+        self._using.__enter__()
+
+    def __exit__(self, *args: _Any) -> None:
+        self._using.__exit__(*args)
 
 
 def print_runtime_info(out: _Any = None) -> None:

@@ -80,3 +80,11 @@ class Device:
         if isinstance(arrays, dict):
             return {key: self.send(value) for key, value in arrays.items()}
         return self.send_array(arrays)
+
+
+def _convert_arrays(array: Any, func: Any) -> Any:
+    """Apply ``func`` to an array, or to each array of a list or tuple (recursively),
+    keeping the container type (a helper of the ``_to_cpu``-style converters)."""
+    if isinstance(array, (list, tuple)):
+        return type(array)(_convert_arrays(a, func) for a in array)
+    return func(array)

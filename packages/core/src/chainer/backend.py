@@ -21,6 +21,8 @@ from chainer.backends import _chainerx, _cpu
 from chainer.backends import cuda as _cuda
 from chainer.backends import intel64 as _intel64
 
+# Code written for Chainer 7.8.1 imports the module from here (``from chainer.backend import cuda``).
+cuda = _cuda
 Device = _backend.Device
 CpuDevice = _cpu.CpuDevice
 GpuDevice = _cuda.GpuDevice
@@ -122,8 +124,13 @@ def _parse_string(spec: str) -> Device:
     else:
         return _device_from_integer(number, spec)
     if spec.startswith("@"):
-        name, _, index_text = spec[1:].partition(":")
+        name, colon, index_text = spec[1:].partition(":")
         index: int | None = None
+        if colon and not index_text:
+            raise ValueError(f"chainer.get_device: {spec!r} ends with ':' but gives no device index")
+        if name == "cupy" and not index_text:
+            # As in Chainer: a GPU is always named by its index.
+            raise ValueError(f"chainer.get_device: {spec!r} needs a device index, as in '@cupy:0'")
         if index_text:
             try:
                 index = int(index_text)
@@ -134,11 +141,10 @@ def _parse_string(spec: str) -> Device:
             if index < 0:
                 raise ValueError(f"chainer.get_device: the device index in {spec!r} must not be negative")
         return _backend_or_error(name, spec).create(index)
-    if _chainerx.looks_like_chainerx_spec(spec):
-        raise _chainerx.not_available_error(f"chainer.get_device({spec!r})")
-    raise ValueError(
-        f"chainer.get_device: invalid device specifier {spec!r}; expected '@numpy', '@cupy:N', "
-        f"'@intel64' or '@<backend>[:N]' of a registered backend"
+    # As in Chainer, a specifier without '@' names a ChainerX device.
+    raise _chainerx.not_available_error(
+        f"chainer.get_device({spec!r}): a device specifier without the '@' prefix names a ChainerX device; "
+        "expected '@numpy', '@cupy:N', '@intel64' or '@<backend>[:N]' of a registered backend otherwise"
     )
 
 
@@ -162,7 +168,7 @@ def get_device(device_spec: Any) -> Device:
 
     Example:
         >>> chainer.get_device('@numpy')
-        <CpuDevice @numpy>
+        <CpuDevice (numpy)>
     """
     if isinstance(device_spec, Device):
         return device_spec
@@ -196,10 +202,16 @@ def _get_device_compat(device_spec: Any) -> Device:
     return get_device(device_spec)
 
 
+def using_device(device_spec: Any) -> contextlib.AbstractContextManager[Any]:
+    """Context manager making a device current for the duration of the block.
+
+    The specifier is checked at once (a bad one raises here, not at ``with``).
+    """
+    return _using(get_device(device_spec))
+
+
 @contextlib.contextmanager
-def using_device(device_spec: Any) -> Iterator[Device]:
-    """Context manager making a device current for the duration of the block."""
-    device = get_device(device_spec)
+def _using(device: Device) -> Iterator[Device]:
     with device.create_context():
         yield device
 

@@ -8,31 +8,43 @@ from typing import Any
 
 from chainer import function_node, variable
 
-_DEFAULT_VARIABLE_STYLE = {"shape": "oval"}
-_DEFAULT_FUNCTION_STYLE = {"shape": "record", "style": "filled", "fillcolor": "#6495ED"}
+_DEFAULT_VARIABLE_STYLE = {"shape": "octagon", "fillcolor": "#E0E0E0", "style": "filled"}
+_DEFAULT_FUNCTION_STYLE = {"shape": "record", "fillcolor": "#6495ED", "style": "filled"}
 
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-class _Node:
-    """One node of the dot output: a variable node or a function node."""
+class DotNode:
+    """One node of the dot output: a variable node (an oval labelled with its shape and
+    dtype, and its name with ``show_name``) or a function node (a box labelled with the
+    function's label).
 
-    def __init__(self, node: Any, attributes: dict[str, str]) -> None:
+    Args:
+        node: A :class:`~chainer.variable.VariableNode` or :class:`~chainer.FunctionNode`.
+        attribute: dot attributes that override the defaults (``label`` included).
+        show_name: Prefix a variable's label with its name.
+
+    Attributes:
+        id_: The node's identifier in the dot output.
+        attribute: The node's dot attributes.
+    """
+
+    def __init__(self, node: Any, attribute: dict[str, Any] | None = None, show_name: bool = True) -> None:
         self.node = node
-        self.attributes = attributes
-
-    @property
-    def id_(self) -> str:
-        return str(id(self.node))
+        self.id_ = id(node)
+        if isinstance(node, variable.VariableNode):
+            self.attribute = {"label": _variable_label(node, show_name), "shape": "oval"}
+        else:
+            self.attribute = {"label": node.label, "shape": "box"}
+        if attribute is not None:
+            self.attribute.update(attribute)
 
     @property
     def label(self) -> str:
-        return self.attributes["label"]
-
-    def dump(self) -> str:
-        attrs = ",".join(f"{key}={_quote(str(value))}" for key, value in self.attributes.items())
+        """The node's line in the dot language (Chainer's name for it)."""
+        attrs = ",".join(f"{key}={_quote(str(value))}" for key, value in self.attribute.items())
         return f"{self.id_} [{attrs}];"
 
 
@@ -91,12 +103,11 @@ class ComputationalGraph:
             if isinstance(node, variable.VariableNode):
                 if self.remove_variable:
                     continue
-                attrs = self._style(self.variable_style, node)
-                attrs["label"] = _variable_label(node, self.show_name)
+                style = self.variable_style
             else:
-                attrs = self._style(self.function_style, node)
-                attrs["label"] = node.label
-            lines.append(_Node(node, attrs).dump())
+                style = self.function_style
+            # A style's own 'label' replaces the node's.
+            lines.append(DotNode(node, self._style(style, node), self.show_name).label)
         for src, dst in self.edges:
             lines.append(f"{id(src)} -> {id(dst)};")
         lines.append("}")

@@ -55,6 +55,10 @@ class FunctionAdapter(function_node.FunctionNode):
     def label(self) -> str:
         return self._function.label
 
+    @property
+    def _impl_name(self) -> str:
+        return type(self._function).__name__
+
     def check_type_forward(self, in_types: Any) -> None:
         self._function.check_type_forward(in_types)
 
@@ -68,26 +72,19 @@ class FunctionAdapter(function_node.FunctionNode):
             self.retain_inputs(retained)
         if self._function._output_indexes_to_retain is not None:
             self.retain_outputs(self._function._output_indexes_to_retain)
-        if isinstance(outputs, tuple):
-            self._output_meta = tuple((y.shape, y.dtype) for y in outputs)
         return outputs
 
     def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         inputs = self.inputs or ()
         retained = set(self._input_indexes_to_retain or ())
         in_data = tuple(x.data if i in retained else None for i, x in enumerate(inputs))
-        grad_arrays = []
-        for gy, (shape, dtype) in zip(grad_outputs, self._output_meta):
-            if gy is not None:
-                grad_arrays.append(gy.array)
-            else:
-                # Old-style backward code generally expects arrays; a missing gradient is zero.
-                xp = backend.get_array_module(*[x for x in in_data if x is not None])
-                grad_arrays.append(xp.zeros(shape, dtype))
+        # As in Chainer, a missing output gradient reaches the old-style backward as None.
+        grad_arrays = tuple(None if gy is None else gy.array for gy in grad_outputs)
         function = self._function
         function._output_data_for_backward = self.output_data
-        gxs = function.backward(in_data, tuple(grad_arrays))
-        if not isinstance(gxs, tuple):
+        gxs = function.backward(in_data, grad_arrays)
+        # Chainer accepts any sequence (a list is common); a bare array is a mistake.
+        if not isinstance(gxs, Sequence) or isinstance(gxs, str):
             raise TypeError(f"{self.label}.backward must return a tuple of arrays, got {type(gxs).__name__}")
         if len(gxs) != len(inputs):
             raise ValueError(f"{self.label}.backward returned {len(gxs)} gradient(s) for {len(inputs)} input(s)")
@@ -99,6 +96,11 @@ class FunctionAdapter(function_node.FunctionNode):
                 continue
             if isinstance(gx, numpy.generic):
                 gx = numpy.asarray(gx)
+            elif not isinstance(gx, numpy.ndarray) and backend._entry_for_array_type(type(gx)) is None:
+                raise TypeError(
+                    f"{self.label}.backward returned a {type(gx).__name__} as the gradient of input {i}; "
+                    "expected an array or None"
+                )
             if configuration.config.enable_backprop:
                 # Connect the gradient to everything it depends on, so that asking for a
                 # second order reaches _OldStyleGrad and fails loudly.
@@ -154,9 +156,10 @@ class Function:
         return self._node
 
     @property
-    def inputs(self) -> tuple[variable.Variable, ...]:
-        """The input variables of the latest application."""
-        return tuple(n.get_variable() for n in self.node.inputs or ())
+    def inputs(self) -> tuple[variable.Variable, ...] | None:
+        """The input variables of the latest application (``None`` before it or after :meth:`unchain`)."""
+        nodes = self.node.inputs
+        return None if nodes is None else tuple(n.get_variable() for n in nodes)
 
     @property
     def outputs(self) -> tuple[Any, ...]:

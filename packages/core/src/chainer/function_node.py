@@ -15,7 +15,7 @@ from typing import Any
 import numpy
 
 from chainer import _backprop, backend, configuration, function_hook, variable
-from chainer.utils import type_check
+from chainer.utils import error, type_check
 
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
@@ -45,22 +45,12 @@ def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank
     node.creator_node = creator
     node.data = None
     node.name = None
-    node.requires_grad = True
-    node.rank = rank
-    node.dtype = array.dtype
-    node.shape = array.shape
+    node._requires_grad = True
+    node._rank = rank
+    node.dtype = None if array is None else array.dtype
+    node.shape = None if array is None else array.shape
     var._node = node
     return node
-
-
-def _describe_inputs(in_data: Sequence[Any]) -> str:
-    parts = []
-    for x in in_data:
-        if x is None:
-            parts.append("None")
-        else:
-            parts.append(f"{type(x).__module__.split('.')[0]}.{type(x).__name__} {x.dtype} {tuple(x.shape)}")
-    return ", ".join(parts)
 
 
 class FunctionNode:
@@ -105,6 +95,11 @@ class FunctionNode:
         """A short name for graphs and messages: ``_label`` if a node sets one, else the
         class name."""
         return self._label or type(self).__name__
+
+    @property
+    def _impl_name(self) -> str:
+        # The implementing class's name, by which profiling hooks group their records.
+        return type(self).__name__
 
     @property
     def local_function_hooks(self) -> dict[str, function_hook.FunctionHook]:
@@ -163,10 +158,10 @@ class FunctionNode:
         try:
             outputs = self.forward(in_data_t)
         except Exception as exc:
-            exc.add_note(f"(raised in the forward of {self.label} on inputs: {_describe_inputs(in_data_t)})")
+            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data_t)})")
             raise
         if type(outputs) is not tuple:
-            raise TypeError(f"{self.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
+            raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
         for y in outputs:
             if type(y) is not _ndarray:
                 outputs = self._normalize_outputs(outputs)
@@ -183,7 +178,12 @@ class FunctionNode:
                 if observe is not None:
                     observe(self, input_vars, outputs)
 
-        if not (requires_grad and enable_backprop):
+        # Without an input that requires grad no graph is recorded, unless an active hook
+        # asks for the whole graph (onnx_chainer's exporter: Chainer 7.8.1 recorded every
+        # function applied with backprop enabled). all_hooks is None without hooks.
+        if not (requires_grad and enable_backprop) and not (
+            all_hooks and enable_backprop and any(getattr(h, "_record_all_functions", False) for h in all_hooks)
+        ):
             if len(outputs) == 1:
                 return (_output_variable(outputs[0], requires_grad),)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
@@ -194,8 +194,8 @@ class FunctionNode:
         node_list = []
         for x in input_vars:
             node = x._node or x.node
-            if node.rank > rank:
-                rank = node.rank
+            if node._rank > rank:
+                rank = node._rank
             node_list.append(node)
         self.rank = rank
         self.inputs = input_nodes = tuple(node_list)
@@ -206,16 +206,19 @@ class FunctionNode:
             var = _new(_Variable)
             var._array = y
             var._grad_var = None
-            var._requires_grad = True
+            var._requires_grad = requires_grad
             node = _new(_VariableNode)
             node._variable = _weakref(var)
             node.creator_node = self
             node.data = None
             node.name = None
-            node.requires_grad = True
-            node.rank = rank
-            node.dtype = y.dtype
-            node.shape = y.shape
+            node._requires_grad = requires_grad
+            node._rank = rank
+            if y is None:
+                node.dtype = node.shape = None
+            else:
+                node.dtype = y.dtype
+                node.shape = y.shape
             var._node = node
             out_refs.append(_weakref(node))
             ret.append(var)
@@ -241,11 +244,12 @@ class FunctionNode:
     def _normalize_outputs(self, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         fixed = []
         for i, y in enumerate(outputs):
+            # (None is an output without an array, which Chainer allows.)
             if isinstance(y, numpy.generic):
                 y = numpy.asarray(y)
-            elif not isinstance(y, _ndarray) and backend._entry_for_array_type(type(y)) is None:
+            elif y is not None and not isinstance(y, _ndarray) and backend._entry_for_array_type(type(y)) is None:
                 raise TypeError(
-                    f"{self.label}.forward must return a tuple of arrays; output {i} is a {type(y).__name__}"
+                    f"{self.label}: forward output must be a tuple of ndarrays; output {i} is a {type(y).__name__}"
                 )
             fixed.append(y)
         return tuple(fixed)
@@ -256,8 +260,26 @@ class FunctionNode:
             names = ", ".join(sorted(str(d) for d in devices))
             raise ValueError(f"{self.label}: all inputs must be on the same device; got arrays on {names}")
 
-    def check_type_forward(self, in_types: type_check.TypeInfoTuple) -> None:
+    def _no_type_check(self, in_types: type_check.TypeInfoTuple) -> None:
         """State the preconditions on the inputs with :func:`~chainer.utils.type_check.expect`."""
+
+    def _get_check_type_forward(self) -> Any:
+        return self.__dict__.get("_instance_check_type_forward") or self._no_type_check
+
+    def _set_check_type_forward(self, check: Any) -> None:
+        # A check assigned to an instance (code written for Chainer mocks it so) must run
+        # although the class states none; recording that here keeps apply() from
+        # looking for one on every call.
+        self.__dict__["_instance_check_type_forward"] = check
+        self._has_type_check = True
+
+    # Subclasses override it with a plain method; on a class that does not, it is this
+    # property, whose setter notices an instance-level check.
+    check_type_forward = property(
+        _get_check_type_forward,
+        _set_check_type_forward,
+        doc="State the preconditions on the inputs with :func:`~chainer.utils.type_check.expect`.",
+    )
 
     def check_layout_forward(self, layouts: tuple[Any, ...]) -> None:
         """Check memory layouts; only the standard layout exists here."""
@@ -333,13 +355,13 @@ class FunctionNode:
 
     def get_retained_inputs(self) -> tuple[variable.Variable | None, ...]:
         """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
-        if self._input_indexes_to_retain is None or self.inputs is None:
+        inputs = self.inputs
+        if self._input_indexes_to_retain is None or inputs is None:
             return ()
         # An input given as None (an absent gradient passed on by a backward) is
         # retained as None, as in 7.8.1, not as a Variable holding None.
         return tuple(
-            None if self.inputs[i].data is None else self.inputs[i].get_variable()
-            for i in self._input_indexes_to_retain
+            None if inputs[i].data is None else inputs[i].get_variable() for i in self._input_indexes_to_retain
         )
 
     def get_retained_outputs(self) -> tuple[variable.Variable, ...]:
@@ -353,6 +375,10 @@ class FunctionNode:
         ret = []
         outputs = list(self.outputs)
         for index, data in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
+            if data is None:
+                # An output returned as None by forward stays None.
+                ret.append(None)
+                continue
             node = outputs[index]()
             if node is None:
                 var = _output_variable(data, True)

@@ -84,7 +84,7 @@ def chainer_register_onnx_converters(register: Callable[..., None]) -> None:
     ``'LinearFunction'``; for a function wrapped by
     ``onnx_chainer.replace_func.as_funcnode``, the name given there) and ``converter``
     is a callable ``converter(func, opset_version, input_names, output_names, context)``
-    returning ONNX node(s) (see ``onnx_chainer.converters``).
+    returning ONNX node(s) (see ``onnx_chainer.mapping``).
     """
 
 

@@ -212,9 +212,13 @@ class Summary:
         self._s1: Any = 0.0  # sum of weight * (x - shift)
         self._s2: Any = 0.0  # sum of weight * (x - shift) ** 2
         self._n: Any = 0
+        # As in Chainer, statistics of Variables are Variables (without a graph).
+        self._of_variables = False
 
     def add(self, value: Any, weight: Any = 1) -> None:
         """Add ``value`` with ``weight`` (the number of samples it stands for)."""
+        if isinstance(value, variable.Variable) or isinstance(weight, variable.Variable):
+            self._of_variables = True
         value = _as_number(value, "Summary.add")
         if not isinstance(weight, int):
             weight = _as_number(weight, "Summary.add (weight)")
@@ -232,7 +236,12 @@ class Summary:
     def compute_mean(self) -> Any:
         """The weighted mean of the values added so far."""
         self._check_nonempty("compute_mean")
-        return self._shift + self._s1 / self._n
+        return self._wrap(self._shift + self._s1 / self._n)
+
+    def _wrap(self, value: Any) -> Any:
+        if not self._of_variables:
+            return value
+        return variable.Variable(backend.get_array_module(value).asarray(value), requires_grad=False)
 
     def make_statistics(self) -> tuple[Any, Any]:
         """``(mean, std)``: the weighted mean and (population) standard deviation."""
@@ -245,7 +254,7 @@ class Summary:
             std: Any = numpy.float64(math.sqrt(max(float(var), 0.0)))
         else:
             std = xp.sqrt(xp.maximum(var, 0.0))
-        return self._shift + d_mean, std
+        return self._wrap(self._shift + d_mean), self._wrap(std)
 
     def _sums(self) -> tuple[Any, Any, Any]:
         if self._shift is None:
@@ -351,7 +360,10 @@ class DictSummary:
         try:
             names = json.loads(serializer_("_names", ""))
         except KeyError:
-            warnings.warn("DictSummary.serialize: the names of the statistics were not saved; keeping the current ones")
+            # A file of Chainer's older versions, which saved nothing: start afresh, as they did.
+            warnings.warn("DictSummary.serialize: the names of the statistics were not saved; starting empty")
+            if not getattr(serializer_, "_validating", False):
+                self._summaries = {}
             return
         summaries = {}
         for index, name in enumerate(names):

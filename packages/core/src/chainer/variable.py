@@ -9,6 +9,7 @@ soon as the user drops the variable, even while the graph stays alive.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -54,20 +55,44 @@ class VariableNode:
     function retained it (:attr:`data`). It refers to its variable weakly.
     """
 
-    __slots__ = ("_variable", "creator_node", "data", "name", "requires_grad", "rank", "dtype", "shape", "__weakref__")
+    __slots__ = (
+        "_variable",
+        "creator_node",
+        "data",
+        "name",
+        "_requires_grad",
+        "_rank",
+        "dtype",
+        "shape",
+        "__weakref__",
+    )
 
     def __init__(self, variable: Variable, name: str | None, **kwargs: Any) -> None:
+        if "grad" in kwargs:
+            raise ValueError(
+                "VariableNode() got the argument 'grad'; a node holds no gradient: give it to the Variable instead"
+            )
         if kwargs:
             raise TypeError(f"VariableNode() got unexpected keyword arguments: {', '.join(kwargs)}")
         self._variable = weakref.ref(variable)
         self.creator_node: _function_node.FunctionNode | None = None
         self.data = None
         self.name = name
-        self.requires_grad = variable._requires_grad
-        self.rank = 0
+        self._requires_grad = variable._requires_grad
+        self._rank = 0
         array = variable._array
         self.dtype = None if array is None else array.dtype
         self.shape = None if array is None else array.shape
+
+    @property
+    def rank(self) -> int:
+        """Depth in the graph: one more than the rank of the creator's deepest input."""
+        return self._rank
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether backprop computes a gradient for this node's variable."""
+        return self._requires_grad
 
     @property
     def creator(self) -> Any:
@@ -84,11 +109,13 @@ class VariableNode:
 
     def set_creator(self, creator: Any) -> None:
         """Set the creator; an old-style :class:`~chainer.Function` is given through its node."""
-        self.set_creator_node(getattr(creator, "node", creator))
+        self.set_creator_node(None if creator is None else getattr(creator, "node", creator))
 
-    def set_creator_node(self, creator_node: _function_node.FunctionNode) -> None:
+    def set_creator_node(self, creator_node: _function_node.FunctionNode | None) -> None:
+        """Set the creator node; the rank follows it (``None`` makes this node a leaf and keeps the rank)."""
         self.creator_node = creator_node
-        self.rank = creator_node.rank + 1
+        if creator_node is not None:
+            self._rank = creator_node.rank + 1
 
     def get_variable(self) -> Variable:
         """Return the variable of this node, recreating it (with the retained data, if
@@ -154,11 +181,11 @@ class Variable:
         requires_grad: Whether backprop computes a gradient for this variable.
 
     Example:
-        >>> x = chainer.Variable(np.array([5], dtype=np.float32))
+        >>> x = chainer.Variable(np.array(5, dtype=np.float32))
         >>> y = x ** 2 - 2 * x + 1
         >>> y.backward()
         >>> x.grad
-        array([8.], dtype=float32)
+        array(8., dtype=float32)
     """
 
     __slots__ = ("_array", "_node", "_grad_var", "_requires_grad", "__dict__", "__weakref__")
@@ -171,20 +198,57 @@ class Variable:
     # Make NumPy defer to Variable's reflected operators (ndarray * Variable).
     __array_priority__ = 200
 
+    # No ChainerX array can exist in this distribution (see chainer.backends._chainerx).
+    _has_chainerx_array = False
+
     def __init__(
         self, data: Any = None, *, name: str | None = None, grad: Any = None, requires_grad: bool = True
     ) -> None:
-        _check_array(data, "chainer.Variable")
+        if data is not None and type(data) is not numpy.ndarray:
+            _check_array(data, "chainer.Variable")
         self._array = data
-        self._node: VariableNode | None = None
         self._grad_var: Variable | None = None
         self._requires_grad = bool(requires_grad)
         if name is not None:
             self._name = name
+        # A variable made by the user gets its node at once (code written for Chainer
+        # reaches it through ``_node``); function outputs get theirs from apply().
+        self._node: VariableNode | None = VariableNode(self, name)
         if grad is not None:
             self.grad = grad
 
     # -- construction shortcuts used by the graph machinery -------------------------
+
+    @classmethod
+    def _init_unchecked(
+        cls,
+        data: Any = None,
+        name: str | None = None,
+        grad: Any = None,
+        requires_grad: bool = True,
+        is_chainerx_array: bool | None = None,
+        node: VariableNode | None = None,
+        layout: Any = None,
+    ) -> Variable:
+        """A variable around ``data`` without checking its type (the caller vouches for it)."""
+        if is_chainerx_array:
+            raise _chainerx.not_available_error("Variable._init_unchecked(is_chainerx_array=True)")
+        if layout is not None:
+            raise NotImplementedError("Variable._init_unchecked: only the standard layout (None) is supported")
+        var = cls.__new__(cls)
+        var._array = data
+        var._grad_var = None
+        var._requires_grad = bool(requires_grad)
+        if name is not None:
+            var._name = name
+        if node is None:
+            var._node = VariableNode(var, name)
+        else:
+            var._node = node
+            node._variable = weakref.ref(var)
+        if grad is not None:
+            var.grad = grad
+        return var
 
     @classmethod
     def _from_node(cls, node: VariableNode) -> Variable:
@@ -192,7 +256,7 @@ class Variable:
         var._array = node.data
         var._node = node
         var._grad_var = None
-        var._requires_grad = node.requires_grad
+        var._requires_grad = node._requires_grad
         if node.name is not None:
             var._name = node.name
         node._variable = weakref.ref(var)
@@ -235,12 +299,18 @@ class Variable:
             self._grad_var = None
             return
         _check_grad(self, g, "Variable.grad")
-        self._grad_var = Variable(g, requires_grad=False)
+        self._grad_var = Variable(g)
 
     @property
     def grad_var(self) -> Variable | None:
         """The gradient as a :class:`Variable` (part of a graph after double backprop)."""
         return self._grad_var
+
+    @property
+    def _grad(self) -> Any:
+        # The gradient array as stored (code written for Chainer reads it), never raising.
+        gv = self._grad_var
+        return None if gv is None else gv._array
 
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
@@ -255,7 +325,17 @@ class Variable:
         self._grad_var = None
 
     def zerograd(self) -> None:
-        """Set the gradient to an array of zeros (prefer :meth:`cleargrad`)."""
+        """Set the gradient to an array of zeros.
+
+        Deprecated (as in Chainer 7): use :meth:`cleargrad`, which lets the next backprop
+        start from nothing instead of adding to zeros.
+        """
+        warnings.warn(
+            "Variable.zerograd is deprecated; use Variable.cleargrad instead", DeprecationWarning, stacklevel=2
+        )
+        self._zerograd()
+
+    def _zerograd(self) -> None:
         array = self._array
         if array is None:
             return
@@ -274,6 +354,11 @@ class Variable:
         src = var.grad
         if src is None:
             return
+        if self._array is None and var._array is not None:
+            # An uninitialized parameter is initialized to the source's shape first, as in Chainer.
+            initialize = getattr(self, "initialize", None)
+            if initialize is not None:
+                initialize(var._array.shape)
         device = self.device
         src = device.send(src)
         if self.grad is None:
@@ -283,7 +368,15 @@ class Variable:
 
     def copydata(self, var: Variable) -> None:
         """Copy the array of ``var`` into this variable's array in place (across devices)."""
-        src = var._array if isinstance(var, Variable) else var
+        if isinstance(var, Variable):
+            if var._array is None and self._array is not None:
+                # An uninitialized parameter is initialized to this shape first, as in Chainer.
+                initialize = getattr(var, "initialize", None)
+                if initialize is not None:
+                    initialize(self._array.shape)
+            src = var._array
+        else:
+            src = var
         if self._array is None:
             self.array = self.device.send(src).copy() if src is not None else None
         else:
@@ -489,40 +582,51 @@ class Variable:
         return _format(self, repr_style=False)
 
     def summary(self) -> str:
-        """Name, shape and dtype in one line."""
-        name = "" if self._name is None else f"'{self._name}' "
-        return f"<variable {name}at 0x{id(self):x}>" if self._array is None else f"{name}{self.node.label}"
+        """``<variable NAME>``, or ``<variable at 0x...>`` for an unnamed variable."""
+        if self._name is None:
+            return f"<variable at 0x{id(self):x}>"
+        return f"<variable {self._name}>"
 
     def debug_print(self) -> str:
-        """A multi-line description with statistics of the array and gradient."""
-        lines = [self.summary(), f"- device: {self.device}", f"- backend: {self.xp.__name__}"]
+        """A multi-line description: device, array type, shape, dtype, statistics of the
+        array and of the gradient (``None`` for what does not exist)."""
         array = self._array
+        lines = [self.summary()]
         if array is None:
-            lines.append("- data: None")
+            lines += ["- device: None", "- backend: None", "- shape: None", "- dtype: None", "- statistics: None"]
         else:
+            device = self.device
+            # Chainer 7 printed 'CPU' for NumPy arrays and the CuPy device object otherwise.
+            lines.append(
+                f"- device: {'CPU' if isinstance(array, numpy.ndarray) else getattr(device, 'device', device)}"
+            )
+            lines.append(f"- backend: {type(array)}")
             lines.append(f"- shape: {array.shape}")
             lines.append(f"- dtype: {array.dtype}")
-            if array.size:
-                lines.append(f"- statistics: mean={float(array.mean()):.8f}, std={float(array.std()):.8f}")
+            lines.append(f"- statistics: {_statistics(array)}")
         grad = self.grad
         if grad is None:
             lines.append("- grad: None")
-        elif grad.size and (grad == 0).all():
+        elif not grad.any():
             lines.append("- grad: 0")
-        elif grad.size:
-            lines.append(f"- grad: mean={float(grad.mean()):.8f}, std={float(grad.std()):.8f}")
+        else:
+            lines.append(f"- grad: {_statistics(grad)}")
         return "\n".join(lines)
 
-    # -- comparison is not differentiable; refuse it loudly -------------------------------------
+    # -- comparison is not differentiable, and a Variable is no truth value; refuse both ---
 
     def _refuse_comparison(self, other: Any) -> Any:
-        raise NotImplementedError(
+        raise TypeError(
             "chainer.Variable does not support comparison operators; compare the arrays instead "
             "(e.g. x.array < y.array)"
         )
 
     __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _refuse_comparison
-    __hash__ = object.__hash__
+    # Unhashable, as in Chainer: == is refused, so equal-by-value keys make no sense.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        raise TypeError("a chainer.Variable cannot be used as a bool; test its array instead (e.g. x.array.any())")
 
     def __pos__(self) -> Variable:
         # Unary plus is the identity, as in 7.8.1 (test code writes ``+ a * b`` with Variables).
@@ -583,16 +687,36 @@ class Variable:
         return average.average(self, axis=axis, weights=weights, keepdims=keepdims)
 
 
+def _statistics(array: Any) -> str:
+    if not array.size:
+        return "mean=nan, std=nan"
+    return f"mean={float(array.mean()):.8f}, std={float(array.std()):.8f}"
+
+
 def _format(var: Variable, repr_style: bool) -> str:
     array = var._array
     prefix = "variable" if var._name is None else f"variable {var._name}"
     if array is None:
         return f"{prefix}(None)"
+    array = backend.cpu().send(array)
     if repr_style:
-        body = numpy.array2string(backend.cpu().send(array), separator=", ", prefix=prefix + "(")
+        body = numpy.array2string(array, separator=", ", prefix=prefix + "(")
+        # As numpy's repr does: an empty array other than 1-D shows its shape.
+        if array.size == 0 and array.shape != (0,):
+            body += f", shape={array.shape}"
     else:
-        body = numpy.array2string(backend.cpu().send(array), prefix=prefix + "(")
+        body = numpy.array2string(array, prefix=prefix + "(")
     return f"{prefix}({body})"
+
+
+def variable_repr(var: Variable) -> str:
+    """``repr`` of a variable: ``variable([...])`` (with its name, if any)."""
+    return _format(var, repr_style=True)
+
+
+def variable_str(var: Variable) -> str:
+    """``str`` of a variable: ``variable([...])`` (with its name, if any)."""
+    return _format(var, repr_style=False)
 
 
 def _rebuild_variable(array: Any, name: str | None, grad: Any, requires_grad: bool) -> Variable:

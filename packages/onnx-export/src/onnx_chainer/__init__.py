@@ -10,10 +10,10 @@
 ``onnx_chainer.export`` and ``onnx_chainer.export_testcase`` are the functions (their
 modules stay importable under the same names). Converters for function nodes are
 registered through the ``chainer_register_onnx_converters`` plugin hook (see
-:mod:`onnx_chainer.converters`).
+:mod:`onnx_chainer.mapping`).
 """
 
-from onnx_chainer import context, converters, onnx_helper, replace_func, testing
+from onnx_chainer import context, functions, graph, mapping, onnx_helper, replace_func, testing
 from onnx_chainer._version import __version__
 from onnx_chainer.export import MAXIMUM_OPSET_VERSION, MINIMUM_OPSET_VERSION, convert_parameter, export
 from onnx_chainer.export_testcase import export_testcase
@@ -24,9 +24,11 @@ __all__ = [
     "__version__",
     "context",
     "convert_parameter",
-    "converters",
     "export",
     "export_testcase",
+    "functions",
+    "graph",
+    "mapping",
     "onnx_helper",
     "replace_func",
     "testing",

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy
 
+import chainer
 from chainer.backends import cuda
 
 
@@ -19,3 +20,14 @@ def is_array(value: Any) -> bool:
 def to_numpy(array: Any) -> numpy.ndarray:
     """A host (NumPy) copy or view of ``array``."""
     return numpy.asarray(cuda.to_cpu(array))
+
+
+def flatten(xs: Any) -> list[Any]:
+    """The variables and arrays in ``xs`` (nested lists, tuples and dicts), in order."""
+    if isinstance(xs, chainer.Variable) or is_array(xs):
+        return [xs]
+    if isinstance(xs, (list, tuple)):
+        return [x for item in xs for x in flatten(item)]
+    if isinstance(xs, dict):
+        return [x for item in xs.values() for x in flatten(item)]
+    return []

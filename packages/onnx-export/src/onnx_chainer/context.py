@@ -19,6 +19,12 @@ def _to_numpy(array: Any) -> numpy.ndarray:
     return numpy.asarray(cuda.to_cpu(array))
 
 
+def _tensor_from_array_for_constant(array: Any, name: str) -> onnx.TensorProto:
+    """The value of a ``Constant`` node: ``array`` (NumPy, CuPy or a Python scalar) as a
+    :class:`onnx.TensorProto` named ``name``."""
+    return onnx.numpy_helper.from_array(_to_numpy(array), name)
+
+
 def _node_of(variable: Any) -> Any:
     """The graph node a name is attached to (a Variable's node, or the node itself)."""
     if isinstance(variable, chainer.Variable):
@@ -37,7 +43,8 @@ class Context:
     ``param_l1_W``, see :func:`~onnx_chainer.onnx_helper.cleanse_param_name`), and so
     are persistent arrays such as the running statistics of batch normalization
     (``param_bn_avg_mean``). Converters add the constants they need (shapes, axes,
-    scales) with :meth:`add_const` and extra weights with :meth:`add_param`.
+    scales) with :meth:`add_const`, which become ``Constant`` nodes, and extra weights
+    with :meth:`add_param`, which become initializers.
 
     Args:
         model: The :class:`chainer.Link` being exported (or any callable; then only
@@ -52,7 +59,14 @@ class Context:
         self._used: set[str] = set()
         # Initializers: (name, array, is_parameter) in the order they were added.
         self.parameters: list[tuple[str, numpy.ndarray, bool]] = []
-        self._initializer_names: set[str] = set()
+        #: Names of the initializers holding arrays the forward pass fed to functions
+        #: that are neither parameters of the model nor its persistent arrays.
+        self.implicit_inputs: set[str] = set()
+        #: The opset being exported (set by :func:`onnx_chainer.export`; ``None``: the newest).
+        self.opset_version: int | None = None
+        # The nodes that make each constant of add_const, by its name, in the order added.
+        self._constant_nodes: dict[str, list[onnx.NodeProto]] = {}
+        self._constant_values: dict[str, numpy.ndarray] = {}
         # id(Parameter) -> its link; id(persistent array) -> (name, array).
         self._param_links: dict[int, Any] = {}
         self._param_names: dict[int, str] = {}
@@ -115,13 +129,14 @@ class Context:
     def _fresh(self, prefix: str) -> str:
         name = prefix
         n = 0
-        while name in self._used or name in self._initializer_names:
+        while name in self._used:
             n += 1
             name = f"{prefix}_{n}"
         return name
 
     def is_name_used(self, name: str) -> bool:
-        return name in self._used or name in self._initializer_names
+        """Whether ``name`` already names a value of the graph."""
+        return name in self._used
 
     # -- parameters and constants ---------------------------------------------------------
 
@@ -140,41 +155,72 @@ class Context:
 
     def _add_initializer(self, array: Any, name: str, is_parameter: bool) -> str:
         name = self._fresh(name)
-        self._initializer_names.add(name)
+        self._used.add(name)
         self.parameters.append((name, _to_numpy(array), is_parameter))
         return name
 
     def add_param(self, array: Any, name: str, use_original_name: bool = False) -> str:
-        """Add a weight (an initializer that ``export_params=False`` leaves out).
+        """Add a weight: an initializer (a graph input without value with ``export_params=False``).
 
         Args:
             array: The value.
-            name: Its name, prefixed with the function name unless ``use_original_name``.
+            name: Its name; ``<function name>_param_<name>`` unless ``use_original_name``.
             use_original_name: Use ``name`` as it is (made unique if taken).
 
         Returns:
             The ONNX name to use as a node input.
         """
         if not use_original_name:
-            name = f"{onnx_helper.get_func_name()}_{name}"
+            name = f"{onnx_helper.get_func_name()}_param_{name}"
         return self._add_initializer(array, name, True)
 
     def add_const(self, array: Any, name: str) -> str:
-        """Add a constant (always embedded), named ``<function name>_<name>``.
+        """Add a constant: a ``Constant`` node named ``<function name>_const_<name>``.
+
+        Before opset 9 a ``Constant`` holds floating point values only: an integer or
+        boolean constant is then a ``float64`` one and a ``Cast`` to its type.
 
         Returns:
-            The ONNX name to use as a node input.
+            The ONNX name of its value, to use as a node input.
         """
-        return self._add_initializer(array, f"{onnx_helper.get_func_name()}_{name}", False)
+        name = self._fresh(f"{onnx_helper.get_func_name()}_const_{name}")
+        self._used.add(name)
+        value = _to_numpy(array)
+        self._constant_values[name] = value
+        old_opset = self.opset_version is not None and self.opset_version < 9
+        if old_opset and value.dtype.kind in "biu" and (value.size == 0 or numpy.abs(value).max() < 2**53):
+            stored = f"{name}_float64"
+            tensor = _tensor_from_array_for_constant(value.astype(numpy.float64), stored)
+            elem_type = onnx.helper.np_dtype_to_tensor_dtype(value.dtype)
+            self._constant_nodes[name] = [
+                onnx.helper.make_node("Constant", [], [stored], name=stored, value=tensor),
+                onnx.helper.make_node("Cast", [stored], [name], name=name, to=elem_type),
+            ]
+        else:
+            tensor = _tensor_from_array_for_constant(value, name)
+            self._constant_nodes[name] = [onnx.helper.make_node("Constant", [], [name], name=name, value=tensor)]
+        return name
+
+    @property
+    def constants(self) -> list[onnx.NodeProto]:
+        """The nodes that make the constants of :meth:`add_const`, in the order added."""
+        return [node for nodes in self._constant_nodes.values() for node in nodes]
+
+    def _drop_constants_except(self, used: set[str]) -> None:
+        self._constant_nodes = {name: nodes for name, nodes in self._constant_nodes.items() if name in used}
 
     def value_of(self, name: str) -> numpy.ndarray | None:
-        """The value of the initializer (parameter or constant) ``name``, or ``None``."""
+        """The value of the constant or initializer ``name``, or ``None`` (a computed value)."""
+        value = self._constant_values.get(name)
+        if value is not None:
+            return value
         for pname, array, _ in self.parameters:
             if pname == name:
                 return array
         return None
 
     def initializers(self, export_params: bool = True) -> list[onnx.TensorProto]:
+        """The initializers as tensors (without the parameters if not ``export_params``)."""
         return [
             onnx.numpy_helper.from_array(array, name)
             for name, array, is_param in self.parameters

@@ -39,8 +39,9 @@ def export_testcase(model: Any, args: Any, out_dir: Any, output_grad: bool = Fal
     Returns:
         The :class:`onnx.ModelProto`.
     """
-    if "return_named_inout" in kwargs:
-        raise TypeError("onnx_chainer.export_testcase: return_named_inout is set by export_testcase itself")
+    for key in ("return_named_inout", "no_testcase", "filename"):
+        if key in kwargs:
+            raise TypeError(f"onnx_chainer.export_testcase: {key} is set by export_testcase itself")
     out_dir = os.fspath(out_dir)
     os.makedirs(out_dir, exist_ok=True)
     if output_grad:
@@ -48,7 +49,7 @@ def export_testcase(model: Any, args: Any, out_dir: Any, output_grad: bool = Fal
         if isinstance(model, chainer.Link):
             model.cleargrads()
     onnx_model, inputs, outputs = _export(
-        model, args, filename=os.path.join(out_dir, "model.onnx"), return_named_inout=True, **kwargs
+        model, args, filename=os.path.join(out_dir, "model.onnx"), return_named_inout=True, no_testcase=True, **kwargs
     )
     data_dir = os.path.join(out_dir, "test_data_set_0")
     os.makedirs(data_dir, exist_ok=True)

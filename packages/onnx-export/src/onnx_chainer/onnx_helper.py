@@ -8,6 +8,7 @@ it, so every name in the exported graph is unique and says where it came from.
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import threading
@@ -16,9 +17,19 @@ from typing import Any
 
 import numpy
 import onnx
+import onnx.checker
+import onnx.helper
 import onnx.numpy_helper
 
-__all__ = ["GraphBuilder", "cleanse_param_name", "get_func_name", "make_node", "set_func_name", "write_tensor_pb"]
+__all__ = [
+    "GraphBuilder",
+    "cleanse_param_name",
+    "get_func_name",
+    "is_support_non_standard_domain",
+    "make_node",
+    "set_func_name",
+    "write_tensor_pb",
+]
 
 
 class _State(threading.local):
@@ -91,6 +102,31 @@ def cleanse_param_name(name: str) -> str:
     return "param" + name.replace("/", "_")
 
 
+@functools.cache
+def is_support_non_standard_domain() -> bool:
+    """Whether the installed ``onnx`` checker accepts operators of a custom domain.
+
+    A checker that does accepts a model whose custom operators are in a domain of their
+    own (declared in ``external_opset_imports``) without a schema for them; operators of
+    the default domain must always be registered ones. The answer comes from checking a
+    one-node model with such an operator.
+    """
+    node = onnx.helper.make_node("Custom", ["x"], ["y"], domain="onnx_chainer.probe")
+    value = onnx.helper.make_tensor_value_info
+    graph = onnx.helper.make_graph(
+        [node], "probe", [value("x", onnx.TensorProto.FLOAT, [1])], [value("y", onnx.TensorProto.FLOAT, [1])]
+    )
+    model = onnx.helper.make_model(
+        graph, opset_imports=[onnx.helper.make_opsetid("", 7), onnx.helper.make_opsetid("onnx_chainer.probe", 1)]
+    )
+    model.ir_version = 4
+    try:
+        onnx.checker.check_model(model)
+    except onnx.checker.ValidationError:
+        return False
+    return True
+
+
 def write_tensor_pb(filename: str | os.PathLike[str], name: str, value: Any) -> None:
     """Write an array as a serialized :class:`onnx.TensorProto` named ``name``.
 
@@ -138,13 +174,17 @@ class GraphBuilder:
     def __init__(self) -> None:
         self.func_name = get_func_name() or "node"
         self._nodes: list[onnx.NodeProto] = []
-        self._count = 0
 
     def node_name(self) -> str:
-        """A fresh unique name for a node or a temporary value."""
-        name = f"{self.func_name}_tmp_{self._count}"
-        self._count += 1
-        return name
+        """A fresh unique name for a node or a temporary value (``<function>_tmp_<n>``).
+
+        The count is shared by every builder of the function being converted, so two
+        builders of one converter never hand out the same name.
+        """
+        key = f"{self.func_name}_tmp"
+        count = _state.counts.get(key, 0)
+        _state.counts[key] = count + 1
+        return f"{key}_{count}"
 
     def op(self, op_name: str, input_names: Sequence[str], num_outputs: int = 1, **kwargs: Any) -> Any:
         """Add a node whose outputs get fresh names.

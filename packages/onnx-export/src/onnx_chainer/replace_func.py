@@ -1,14 +1,16 @@
 """Make a Python function built of Chainer functions appear as one function node.
 
 The exporter converts function nodes one by one. A model that computes something with
-several Chainer functions for which one ONNX operator (or a custom one) exists can wrap
-that computation so the graph holds a single node named ``name``; a converter
-registered under ``name`` (``external_converters={name: converter}``) then exports it.
+several Chainer functions (or with NumPy on the arrays) for which one ONNX operator, or
+a custom one, exists can wrap that computation so the graph holds a single node named
+``name``; a converter registered under ``name`` (``external_converters={name:
+converter}``) then exports it.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,19 +20,62 @@ from onnx_chainer import _arrays
 __all__ = ["WrappedFunctionNode", "as_funcnode", "fake_as_funcnode"]
 
 
-def _is_input(value: Any) -> bool:
-    return isinstance(value, chainer.Variable) or _arrays.is_array(value)
+def _is_var(array: Any) -> bool:
+    return isinstance(array, chainer.Variable)
+
+
+def _is_array(v: Any) -> bool:
+    return _arrays.is_array(v)
+
+
+def _unwrap_var(var: Any) -> Any:
+    return var.array if _is_var(var) else var
+
+
+def _flatten(xs: Any) -> list[Any]:
+    """The variables and arrays in ``xs`` (nested lists, tuples and dicts), in order."""
+    return _arrays.flatten(xs)
+
+
+# Stands for an output in the structure a wrapped function returned.
+_LEAF = object()
+
+
+def _skeleton(structure: Any) -> Any:
+    """``structure`` with its variables and arrays replaced by ``_LEAF``."""
+    return _rebuild(structure, iter(lambda: _LEAF, None))
+
+
+def _rebuild(structure: Any, values: Any) -> Any:
+    """``structure`` with its variables and arrays replaced by the next of ``values``."""
+    if structure is _LEAF or _is_var(structure) or _is_array(structure):
+        return next(values)
+    if isinstance(structure, (list, tuple)):
+        items = [_rebuild(item, values) for item in structure]
+        return type(structure)(items) if isinstance(structure, list) else tuple(items)
+    if isinstance(structure, dict):
+        return {key: _rebuild(item, values) for key, item in structure.items()}
+    return structure
 
 
 class WrappedFunctionNode(chainer.FunctionNode):
     """A function node running ``func`` as one step of the graph.
 
-    The arguments of ``func`` that are variables or arrays are the node's inputs; the
-    others are kept as attributes named after the keyword (``kwargs``) or ``arg<i>``
-    (positional), possibly renamed, so a converter can read them.
+    Every variable or array among the arguments of ``func`` (also inside lists, tuples
+    and dicts) is an input of the node; the other arguments are kept as attributes for
+    converters: a positional one as ``arg<i>``, a keyword or default one under its
+    name, unless ``rename_attributes`` names it otherwise. The outputs are the variables
+    and arrays ``func`` returns, in the structure it returns them.
 
     Backward runs ``func`` again on the inputs with backprop enabled and differentiates
     that graph, so gradients (also of higher order) are those of ``func`` itself.
+
+    Args:
+        name: The node name converters are registered under.
+        func: The wrapped function.
+        args: Its positional arguments.
+        kwargs: Its keyword arguments.
+        attributes: The attributes to set on the node.
     """
 
     def __init__(
@@ -39,16 +84,14 @@ class WrappedFunctionNode(chainer.FunctionNode):
         func: Callable[..., Any],
         args: Sequence[Any],
         kwargs: dict[str, Any],
-        input_positions: list[int | str],
-        attributes: dict[str, Any],
+        attributes: dict[str, Any] | None = None,
     ) -> None:
         self.custom_function_node_name = name
         self.func = func
-        self.args = list(args)
+        self.args = tuple(args)
         self.kwargs = dict(kwargs)
-        self.input_positions = input_positions
-        self._single_output = True
-        for key, value in attributes.items():
+        self._output_structure: Any = None
+        for key, value in (attributes or {}).items():
             setattr(self, key, value)
 
     @property
@@ -56,33 +99,60 @@ class WrappedFunctionNode(chainer.FunctionNode):
         return self.custom_function_node_name
 
     def _call(self, inputs: Sequence[Any]) -> Any:
-        args, kwargs = list(self.args), dict(self.kwargs)
-        for position, value in zip(self.input_positions, inputs):
-            if isinstance(position, int):
-                args[position] = value
-            else:
-                kwargs[position] = value
+        values = iter(inputs)
+        args = _rebuild(self.args, values)
+        kwargs = _rebuild(self.kwargs, values)
         return self.func(*args, **kwargs)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs(tuple(range(len(inputs))))
         with chainer.no_backprop_mode():
             outputs = self._call([chainer.Variable(x) for x in inputs])
-        self._single_output = not isinstance(outputs, (list, tuple))
-        outputs = (outputs,) if self._single_output else tuple(outputs)
-        return tuple(chainer.as_array(y) for y in outputs)
+        self._output_structure = _skeleton(outputs)
+        flat = _flatten(outputs)
+        if not flat:
+            raise ValueError(f"{self.label}: the wrapped function returned no variable or array")
+        xp = chainer.backend.get_array_module(inputs[0])
+        return tuple(xp.asarray(_unwrap_var(y)) for y in flat)
 
     def backward(self, target_input_indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         inputs = self.get_retained_inputs()
         with chainer.using_config("enable_backprop", True):
-            outputs = self._call(inputs)
-        outputs = (outputs,) if not isinstance(outputs, (list, tuple)) else tuple(outputs)
+            outputs = _flatten(self._call(inputs))
+        if not all(_is_var(y) for y in outputs):
+            raise ValueError(
+                f"{self.label}: the function wrapped by fake_as_funcnode returned arrays, not variables, so "
+                "gradients cannot flow through it; return chainer.Variable outputs to backpropagate"
+            )
         pairs = [(y, gy) for y, gy in zip(outputs, grad_outputs) if gy is not None]
         targets = [inputs[i] for i in target_input_indexes]
+        if not pairs:
+            return (None,) * len(targets)
         grads = chainer.grad(
             [y for y, _ in pairs], targets, grad_outputs=[gy for _, gy in pairs], enable_double_backprop=True
         )
         return tuple(grads)
+
+
+def _attributes(
+    alt_func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], renames: dict[int | str, str]
+) -> dict[str, Any]:
+    """The non-input arguments of a call, by attribute name (defaults included)."""
+    attributes = {}
+    for i, value in enumerate(args):
+        if not _flatten(value):
+            attributes[renames.get(i, f"arg{i}")] = value
+    for key, value in kwargs.items():
+        if not _flatten(value):
+            attributes[renames.get(key, key)] = value
+    try:
+        bound = inspect.signature(alt_func).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return attributes
+    for key, param in inspect.signature(alt_func).parameters.items():
+        if key not in bound.arguments and param.default is not inspect.Parameter.empty:
+            attributes[renames.get(key, key)] = param.default
+    return attributes
 
 
 def fake_as_funcnode(
@@ -97,9 +167,11 @@ def fake_as_funcnode(
     :class:`WrappedFunctionNode` named ``name`` in the computational graph.
 
     Args:
-        alt_func: The function to wrap (it takes and returns variables).
+        alt_func: The function to wrap. It takes variables (or arrays, possibly in
+            lists, tuples and dicts) and returns variables or arrays, alone or in a
+            list, tuple or dict; the wrapped function returns the same structure.
         name: The function node name converters are registered under.
-        rename_attributes: Pairs ``(argument, attribute name)``: the non-variable
+        rename_attributes: Pairs ``(argument, attribute name)``: the non-input
             argument at this position (int) or keyword (str) is stored under the new
             name instead of ``arg<i>`` / its keyword.
         experimental_warning: Emit the experimental-API ``FutureWarning`` (once).
@@ -133,26 +205,12 @@ def fake_as_funcnode(
 
     @functools.wraps(alt_func)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
-        positions: list[int | str] = []
-        inputs = []
-        attributes = {}
-        for i, value in enumerate(args):
-            if _is_input(value):
-                positions.append(i)
-                inputs.append(value)
-            else:
-                attributes[renames.get(i, f"arg{i}")] = value
-        for key, value in kwargs.items():
-            if _is_input(value):
-                positions.append(key)
-                inputs.append(value)
-            else:
-                attributes[renames.get(key, key)] = value
+        inputs = _flatten(list(args)) + _flatten(dict(kwargs))
         if not inputs:
             raise ValueError(f"{name}: the wrapped function got no variable or array argument")
-        node = WrappedFunctionNode(name, alt_func, args, kwargs, positions, attributes)
+        node = WrappedFunctionNode(name, alt_func, args, kwargs, _attributes(alt_func, args, kwargs, renames))
         outputs = node.apply(inputs)
-        return outputs[0] if node._single_output else outputs
+        return _rebuild(node._output_structure, iter(outputs))
 
     return wrapped
 

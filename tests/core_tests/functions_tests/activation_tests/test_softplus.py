@@ -10,7 +10,11 @@ BACKENDS = [{}, {"use_cuda": True}]
 
 @testing.parameterize(
     *testing.product(
-        {"dtype": [numpy.float16, numpy.float32, numpy.float64], "shape": [(), (3, 4)], "beta": [1.0, 2.5, -0.5]}
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "shape": [(), (3, 4)],
+            "beta": [1.0, 2.5, -0.5, numpy.array(1.5)],
+        }
     )
 )
 @testing.inject_backend_tests(None, BACKENDS)

@@ -129,6 +129,15 @@ def test_list_with_none_is_a_tuple_of_indices():
     numpy.testing.assert_array_equal(y.array, [[3, 4, 5]])
 
 
+def test_list_of_lists_is_a_tuple_of_index_arrays():
+    # As in Chainer 7.8.1: only a list of ints is one index array; a list holding lists
+    # indexes one axis per element (x[[0, 1], [2, 0]] in NumPy terms).
+    x = numpy.arange(24, dtype="f").reshape(2, 3, 4)
+    numpy.testing.assert_array_equal(F.get_item(x, [[0, 1], [2, 0]]).array, x[(0, 1), (2, 0), :])
+    numpy.testing.assert_array_equal(F.get_item(x, [0, [0, 1], [2, 3]]).array, [x[0, 0, 2], x[0, 1, 3]])
+    numpy.testing.assert_array_equal(F.get_item(x, [1, 0]).array, x[numpy.array([1, 0])])
+
+
 def test_scalar_result_is_an_array():
     y = F.get_item(numpy.arange(6, dtype="f").reshape(2, 3), (1, 2))
     assert isinstance(y.array, numpy.ndarray)

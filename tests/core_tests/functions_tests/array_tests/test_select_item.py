@@ -51,3 +51,17 @@ def test_select_item_invalid():
         F.select_item(x, numpy.zeros(3, "i"))
     with pytest.raises(IndexError, match="out of bounds"):
         F.select_item(x, numpy.array([0, 3], "i"))
+
+
+def test_labels_given_as_a_variable_are_an_input_of_the_graph():
+    # As in Chainer 7.8.1 the labels variable feeds the node (exporters see where the
+    # labels come from); it receives no gradient.
+    x = chainer.Variable(numpy.arange(6, dtype="f").reshape(2, 3))
+    t = chainer.Variable(numpy.array([2, 0], numpy.int32))
+    y = F.select_item(x, t)
+    assert y.creator.inputs[1] is t.node
+    numpy.testing.assert_array_equal(y.array, [2, 3])
+    y.grad = numpy.ones(2, "f")
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [[0, 0, 1], [1, 0, 0]])
+    assert t.grad is None

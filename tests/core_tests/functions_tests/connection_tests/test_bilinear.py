@@ -71,3 +71,29 @@ def test_rejects_shape_mismatch():
         F.bilinear(e1, e2, numpy.ones((2, 4, 4), "f"))
     with pytest.raises(type_check.InvalidType, match=r"e1.shape\[0\] == e2.shape\[0\]"):
         F.bilinear(e1, numpy.ones((3, 3), "f"), numpy.ones((2, 3, 4), "f"))
+
+
+@pytest.mark.parametrize("with_linear", [False, True])
+def test_bilinear_nodes(with_linear):
+    from chainer import gradient_check
+    from chainer.functions.connection import bilinear
+
+    rng = numpy.random
+    e1, e2, W = rng.uniform(-1, 1, (3, 2)), rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (2, 4, 5))
+    inputs = (e1, e2, W)
+    if with_linear:
+        inputs += (rng.uniform(-1, 1, (2, 5)), rng.uniform(-1, 1, (4, 5)), rng.uniform(-1, 1, 5))
+    (y,) = bilinear.BilinearFunction().apply(inputs)
+    expected = numpy.einsum("ij,ik,jkl->il", e1, e2, W)
+    if with_linear:
+        expected += e1 @ inputs[3] + e2 @ inputs[4] + inputs[5]
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-12)
+    gy = rng.uniform(-1, 1, y.shape)
+    grads = bilinear.BilinearFunctionGrad().apply(inputs + (gy,))
+    numpy.testing.assert_allclose(grads[2].array, numpy.einsum("ij,ik,il->jkl", e1, e2, gy), rtol=1e-12)
+    numpy.testing.assert_allclose(
+        grads[0].array, numpy.einsum("ik,jkl,il->ij", e2, W, gy) + (gy @ inputs[3].T if with_linear else 0), rtol=1e-12
+    )
+    gradient_check.check_backward(lambda *a: bilinear.BilinearFunction().apply(a), inputs, gy, atol=1e-7)
+    with pytest.raises(type_check.InvalidType, match=r"in_types.size\(\) == 3 or 6"):
+        bilinear.BilinearFunction().apply((e1, e2))

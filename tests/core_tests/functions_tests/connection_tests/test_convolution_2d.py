@@ -262,3 +262,48 @@ def test_convolution_2d_in_batch_chunks_matches_naive_loops(
         assert calls["im2col"] > 0
         if not input_gradient_flips(x_shape, w_shape, stride, pad, 1):
             assert calls["col2im"] > 0
+
+
+def test_the_kernel_gradient_node_of_the_2d_convolution():
+    from chainer.functions.connection import convolution_2d
+
+    x = numpy.random.uniform(-1, 1, (2, 3, 5, 4))
+    W = chainer.Variable(numpy.random.uniform(-1, 1, (4, 3, 2, 2)))
+    y = F.convolution_2d(x, W, stride=1, pad=1)
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    node = convolution_2d.Convolution2DGradW(y.creator, W.shape, W.dtype)
+    (gW,) = node.apply((x, gy))
+    # gW[o, c, p, q] = sum over n, i, j of gy[n, o, i, j] * padded x[n, c, i + p, j + q].
+    padded = numpy.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    expected = numpy.zeros(W.shape)
+    for p in range(2):
+        for q in range(2):
+            window = padded[:, :, p : p + y.shape[2], q : q + y.shape[3]]
+            expected[:, :, p, q] = numpy.einsum("noij,ncij->oc", gy, window)
+    numpy.testing.assert_allclose(gW.array, expected, rtol=1e-10)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_allclose(W.grad, expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_bias_of_another_float_dtype(transposed):
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3, 4, 4)))
+    b = chainer.Variable(numpy.array([0.5, -1.0], numpy.float32))
+    if transposed:
+        W = numpy.random.uniform(-1, 1, (3, 2, 2, 2)).astype(numpy.float32)
+        y = F.deconvolution_2d(x, W, b)
+        y_nobias = F.deconvolution_2d(x, W)
+    else:
+        W = numpy.random.uniform(-1, 1, (2, 3, 2, 2)).astype(numpy.float32)
+        y = F.convolution_2d(x, W, b)
+        y_nobias = F.convolution_2d(x, W)
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(
+        y.array - y_nobias.array, numpy.broadcast_to(b.array[None, :, None, None], y.shape), rtol=1e-6
+    )
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    y.grad = gy
+    y.backward()
+    assert b.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(b.grad, gy.sum(axis=(0, 2, 3)), rtol=1e-5)

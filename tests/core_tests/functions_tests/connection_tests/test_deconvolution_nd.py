@@ -101,3 +101,36 @@ def test_unit_stride_deconvolution_paths_match_naive_loops(
     expected = naive_deconvolution(x, W, b, (1,) * nd, pad, dilate, groups, None)
     numpy.testing.assert_allclose(y, expected, rtol=1e-12, atol=1e-12)
     assert bool(calls) == flat
+
+
+def test_node_constructors_take_ints_or_sequences():
+    # As in Chainer, the (de)convolution nodes take ints (repeated over the axes) or
+    # sequences, and default to stride 1 and no padding.
+    from chainer.functions.connection import convolution_2d, convolution_nd, deconvolution_2d, deconvolution_nd
+
+    node = deconvolution_nd.DeconvolutionND(1)
+    assert (node.stride, node.pad, node.dilate) == ((1,), (0,), (1,))
+    node = convolution_nd.ConvolutionND(3, 2, (0, 1, 0))
+    assert (node.stride, node.pad, node.dilate) == ((2, 2, 2), (0, 1, 0), (1, 1, 1))
+    node = convolution_2d.Convolution2DFunction(2, 1)
+    assert (node.sy, node.sx, node.ph, node.pw) == (2, 2, 1, 1)
+    node = deconvolution_2d.Deconvolution2DFunction(stride=(1, 3))
+    assert (node.sy, node.sx, node.ph, node.pw) == (1, 3, 0, 0)
+    x = numpy.ones((1, 1, 3), numpy.float32)
+    W = numpy.ones((1, 1, 2), numpy.float32)
+    # Transposed convolution of ones with a kernel of ones of length 2: [1, 2, 2, 1].
+    numpy.testing.assert_array_equal(deconvolution_nd.DeconvolutionND(1).apply((x, W))[0].array, [[[1, 2, 2, 1]]])
+    with pytest.raises(type_check.InvalidType):
+        deconvolution_nd.DeconvolutionND(1).apply((x,))
+
+
+def test_an_empty_output_is_both_a_value_and_an_assertion_error():
+    # Chainer raised AssertionError for a padding larger than the output; ours is a
+    # ValueError that is an AssertionError too.
+    x = numpy.ones((2, 3, 4), numpy.float32)
+    W = numpy.ones((3, 2, 2), numpy.float32)
+    for error in (ValueError, AssertionError):
+        with pytest.raises(error, match=r"DeconvolutionND: the output would have size \(-15,\)"):
+            F.deconvolution_nd(x, W, stride=1, pad=10)
+    with pytest.raises(AssertionError, match="the output would have size"):
+        F.convolution_nd(x, W.transpose(1, 0, 2), pad=0, stride=1, dilate=4)

@@ -144,3 +144,17 @@ def test_bad_arguments():
         F.classification_summary(y, t.astype("f"))
     with pytest.raises(type_check.InvalidType, match=r"y\.shape\[0\] == t\.shape\[0\]"):
         F.classification_summary(y, t[:3])
+
+
+def test_fbeta_score_of_the_module():
+    from chainer.functions.evaluation import classification_summary
+
+    y = numpy.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]], numpy.float32)
+    t = numpy.array([0, 1, 1, 1], numpy.int32)
+    # class 0: tp 1, predicted 2, actual 1 -> p 1/2, r 1; class 1: tp 2, predicted 2, actual 3 -> p 1, r 2/3
+    p, r = numpy.array([0.5, 1.0]), numpy.array([1.0, 2 / 3])
+    for beta in (0.5, 2.0):
+        fbeta, support = classification_summary.fbeta_score(y, t, beta=beta)
+        expected = (1 + beta**2) * p * r / (beta**2 * p + r)
+        numpy.testing.assert_allclose(fbeta.array, expected, rtol=1e-6)
+        numpy.testing.assert_array_equal(support.array, [1, 3])

@@ -105,3 +105,14 @@ def test_bad_arguments():
         F.r2_score(x, x, sample_weight=numpy.ones(3, "f"))
     with pytest.raises(TypeError, match="r2_score: sample_weight must be an array, got list"):
         F.r2_score(x, x, sample_weight=[1.0, 1.0, 1.0, 1.0])
+
+
+def test_the_node_has_chainer_s_name():
+    from chainer.functions.evaluation import r2_score
+
+    pred = numpy.array([[1.0, 2.0], [2.0, 4.0], [3.0, 5.0]])
+    true = numpy.array([[1.0, 2.0], [2.0, 3.0], [4.0, 6.0]])
+    (score,) = r2_score.R2_score("raw_values").apply((pred, true))
+    ss_res = ((true - pred) ** 2).sum(axis=0)
+    ss_tot = ((true - true.mean(axis=0)) ** 2).sum(axis=0)
+    numpy.testing.assert_allclose(score.array, 1 - ss_res / ss_tot, rtol=1e-12)

@@ -34,10 +34,10 @@ class TestCrossCovariance(testing.FunctionTestCase):
         # numpy.cov with bias=True is the 1/N covariance; the top-right block is y against z.
         m = y.shape[1]
         c = numpy.cov(numpy.concatenate([y, z], axis=1), rowvar=False, bias=True)[:m, m:]
-        loss = 0.5 * c * c
+        # reduce='no' gives the cross-covariance matrix; the loss is half the sum of its squares.
         if self.reduce == "half_squared_sum":
-            loss = numpy.asarray(loss.sum())
-        return (loss.astype(self.dtype),)
+            return (numpy.asarray(0.5 * (c * c).sum(), self.dtype),)
+        return (c.astype(self.dtype),)
 
 
 def test_rejects_bad_inputs():

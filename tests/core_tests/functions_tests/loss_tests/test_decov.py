@@ -31,15 +31,16 @@ class TestDeCov(testing.FunctionTestCase):
         h = inputs[0].astype(numpy.float64)
         n, m = h.shape
         mean = h.mean(axis=0)
-        loss = numpy.zeros((m, m))
+        # reduce='no' gives the covariance matrix with a zero diagonal; the loss is half
+        # the sum of its squares.
+        cov = numpy.zeros((m, m))
         for i in range(m):
             for j in range(m):
                 if i != j:
-                    c = sum((h[k, i] - mean[i]) * (h[k, j] - mean[j]) for k in range(n)) / n
-                    loss[i, j] = 0.5 * c * c
+                    cov[i, j] = sum((h[k, i] - mean[i]) * (h[k, j] - mean[j]) for k in range(n)) / n
         if self.reduce == "half_squared_sum":
-            loss = numpy.asarray(loss.sum())
-        return (loss.astype(self.dtype),)
+            return (numpy.asarray(0.5 * (cov * cov).sum(), self.dtype),)
+        return (cov.astype(self.dtype),)
 
 
 def test_rejects_bad_inputs():

@@ -53,7 +53,8 @@ class TestHuberLoss(testing.FunctionTestCase):
 def test_gradient_is_clipped_difference():
     x = chainer.Variable(numpy.array([[0.3, 4.0, -5.0]]))
     t = chainer.Variable(numpy.zeros((1, 3)))
-    F.huber_loss(x, t, delta=1.0).backward()
+    # (summed to a 0-dimensional loss: backward from a (1,)-shaped one is deprecated)
+    F.sum(F.huber_loss(x, t, delta=1.0)).backward()
     numpy.testing.assert_allclose(x.grad, [[0.3, 1.0, -1.0]])
     numpy.testing.assert_allclose(t.grad, [[-0.3, -1.0, 1.0]])
 

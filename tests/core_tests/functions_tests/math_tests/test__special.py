@@ -61,7 +61,7 @@ def test_fallbacks_without_scipy(without_scipy, name, dtype):
 
 
 def test_lgamma_backward_needs_scipy_for_digamma(without_scipy):
-    x = chainer.Variable(numpy.array([1.5]))
+    x = chainer.Variable(numpy.array(1.5))
     y = F.lgamma(x)
     with pytest.raises(ImportError, match=r"chainer.functions.digamma needs SciPy"):
         y.backward()

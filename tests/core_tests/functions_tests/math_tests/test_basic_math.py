@@ -331,14 +331,22 @@ def test_add_of_two_accepts_a_scalar_on_either_side():
 
 def test_add_argument_errors():
     x = chainer.Variable(numpy.ones(2, numpy.float32))
-    with pytest.raises(TypeError, match=r"chainer.functions.add expects at least 2 arguments, got 1"):
-        F.add(x)
+    with pytest.raises(TypeError, match=r"chainer.functions.add expects at least 1 argument, got 0"):
+        F.add()
     with pytest.raises(TypeError, match=r"chainer.functions.add: with more than 2 arguments all must be"):
         F.add(x, x, 1.0)
     with pytest.raises(TypeError, match=r"chainer.functions.add: expected a variable or an array"):
         F.add(1.0, 2.0)
     with pytest.raises(type_check.InvalidType, match=r"_ \+ _ \(Forward\)[\s\S]*x2.dtype == x0.dtype"):
         F.add(x, x, chainer.Variable(numpy.ones(2, numpy.float64)))
+
+
+def test_add_of_one_operand_is_that_operand():
+    # As in Chainer 7, a sum of one term (generic code such as F.add(*terms)).
+    a = numpy.array([1.5, -2.0], numpy.float32)
+    y = F.add(a)
+    assert isinstance(y, chainer.Variable)
+    numpy.testing.assert_array_equal(y.array, [1.5, -2.0])
 
 
 def test_absolute_function():

@@ -107,9 +107,38 @@ def test_dropout_invalid_inputs():
         F.dropout(numpy.zeros(3, numpy.int32))
     with pytest.raises(type_check.InvalidType, match=r"x.shape == mask.shape"):
         F.dropout(x, mask=numpy.ones((3, 2), numpy.float32))
-    with pytest.raises(type_check.InvalidType, match=r"x.dtype == mask.dtype"):
-        F.dropout(x, mask=numpy.ones((2, 3), numpy.float64))
     with pytest.raises(ValueError, match=r"train argument is not supported anymore"):
         F.dropout(x, train=True)
     with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) 'seed'"):
         F.dropout(x, seed=0)
+
+
+def test_dropout_node_reused_across_dtypes_keeps_its_mask():
+    # One Dropout node applied to float16 and then float64 inputs (as gradient checks in
+    # float64 do) reuses the mask drawn first; the output takes each input's dtype.
+    numpy.random.seed(0)
+    x16 = numpy.random.uniform(-1, 1, (3, 4)).astype(numpy.float16)
+    node = chainer.functions.noise.dropout.Dropout(0.5)
+    (y16,) = node.apply((x16,))
+    mask = node.mask
+    (y64,) = node.apply((x16.astype(numpy.float64),))
+    assert y16.dtype == numpy.float16 and y64.dtype == numpy.float64
+    expected = x16.astype(numpy.float64) * numpy.where(mask != 0, 2.0, 0.0)
+    numpy.testing.assert_allclose(y64.array, expected, rtol=1e-3)
+
+
+def test_dropout_mask_of_another_float_dtype():
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    mask = numpy.array([[0, 2, 2], [2, 0, 2]], numpy.float64)
+    y = F.dropout(x, mask=mask)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_array_equal(y.array, [[0, 2, 4], [6, 0, 10]])
+
+
+def test_dropout_gradient_nodes_scale_by_the_mask():
+    from chainer.functions.noise import dropout
+
+    mask = numpy.array([[0.0, 2.0], [2.0, 0.0]], numpy.float32)
+    gy = numpy.array([[1.0, 2.0], [3.0, 4.0]], numpy.float32)
+    for cls in (dropout.DropoutGrad, dropout.DropoutGradCuDNN):
+        numpy.testing.assert_array_equal(cls(mask).apply((gy,))[0].array, [[0.0, 4.0], [6.0, 0.0]])

@@ -47,7 +47,9 @@ class TestSimplifiedDropconnect(testing.FunctionTestCase):
     def forward(self, inputs, device):
         x, W = inputs[:2]
         b = inputs[2] if self.bias else None
-        return (F.simplified_dropconnect(x, W, b, ratio=self.ratio, mask=device.send(self.mask)),)
+        batchwise = self.mask_kind == "batchwise"
+        mask = device.send(self.mask)
+        return (F.simplified_dropconnect(x, W, b, ratio=self.ratio, mask=mask, use_batchwise_mask=batchwise),)
 
     def forward_expected(self, inputs):
         x, W = (a.astype(numpy.float64) for a in inputs[:2])
@@ -91,7 +93,7 @@ def test_simplified_dropconnect_not_train_is_linear():
     numpy.testing.assert_allclose(y.array, x @ W.T + b, rtol=1e-6)
     mask = numpy.zeros((2, 4), bool)
     mask[0] = True
-    y = F.simplified_dropconnect(x, W, b, ratio=0.9, train=False, mask=mask)
+    y = F.simplified_dropconnect(x, W, b, ratio=0.9, train=False, mask=mask, use_batchwise_mask=False)
     numpy.testing.assert_allclose(y.array, x @ (W * mask).T + b, rtol=1e-6)
 
 
@@ -108,15 +110,60 @@ def test_simplified_dropconnect_invalid():
     W = numpy.zeros((4, 3), numpy.float32)
     with pytest.raises(ValueError, match=r"ratio must be a real number in \[0, 1\), got 1"):
         F.simplified_dropconnect(x, W, ratio=1)
-    with pytest.raises(ValueError, match=r"mask must have shape \(B, M, N\) = \(2, 4, 3\) or \(M, N\) = \(4, 3\)"):
-        F.simplified_dropconnect(x, W, mask=numpy.ones((3, 4), bool))
+    with pytest.raises(type_check.InvalidType, match=r"mask must have shape \(B, M, N\) = \(2, 4, 3\) with use_batch"):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((4, 3), bool))
+    with pytest.raises(type_check.InvalidType, match=r"mask must have shape \(M, N\) = \(4, 3\) with use_batchwise"):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((2, 4, 3), bool), use_batchwise_mask=False)
     with pytest.raises(
         type_check.InvalidType, match=r"SimplifiedDropconnect \(Forward\)[\s\S]*x.shape\[1\] == W.shape\[1\]"
     ):
         F.simplified_dropconnect(numpy.zeros((2, 5), numpy.float32), W, mask=numpy.ones((2, 4, 3), bool))
-    with pytest.raises(type_check.InvalidType, match=r"W.dtype == x.dtype"):
-        F.simplified_dropconnect(x, W.astype(numpy.float64))
+    with pytest.raises(type_check.InvalidType, match=r"W.dtype.kind == f"):
+        F.simplified_dropconnect(x, W.astype(numpy.int32))
     with pytest.raises(type_check.InvalidType, match=r"b.shape\[0\] == W.shape\[0\]"):
         F.simplified_dropconnect(x, W, numpy.zeros(3, numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"simplified_dropconnect: x needs a batch axis"):
         F.simplified_dropconnect(numpy.zeros(3, numpy.float32), W)
+
+
+@pytest.mark.parametrize("x_dtype", [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize("W_dtype", [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize("batchwise", [True, False])
+def test_simplified_dropconnect_mixed_dtypes(x_dtype, W_dtype, batchwise):
+    # W may have another float dtype than x: y has x's dtype, gW has W's, and the values
+    # are the masked product computed in float64 here.
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(x_dtype)
+    W = numpy.random.uniform(-1, 1, (2, 3)).astype(W_dtype)
+    b = numpy.random.uniform(-1, 1, 2).astype(x_dtype)
+    mask = numpy.random.uniform(size=(4, 2, 3) if batchwise else (2, 3)) >= 0.5
+    xv, Wv, bv = chainer.Variable(x), chainer.Variable(W), chainer.Variable(b)
+    y = F.simplified_dropconnect(xv, Wv, bv, ratio=0.5, mask=mask, use_batchwise_mask=batchwise)
+    assert y.dtype == x_dtype
+    m = mask if batchwise else numpy.broadcast_to(mask, (4, 2, 3))
+    W_eff = W.astype(numpy.float64) * m * 2.0
+    expected = numpy.einsum("bok,bk->bo", W_eff, x.astype(numpy.float64)) + b
+    tol = 5e-3 if numpy.float16 in (x_dtype, W_dtype) else 1e-6
+    numpy.testing.assert_allclose(y.array, expected, rtol=tol, atol=tol)
+    gy = numpy.random.uniform(-1, 1, (4, 2)).astype(x_dtype)
+    y.grad = gy
+    y.backward()
+    assert xv.grad.dtype == x_dtype and Wv.grad.dtype == W_dtype
+    gy64 = gy.astype(numpy.float64)
+    numpy.testing.assert_allclose(
+        Wv.grad, numpy.einsum("bo,bok,bk->ok", gy64, m * 2.0, x.astype(numpy.float64)), rtol=tol * 4, atol=tol * 4
+    )
+    numpy.testing.assert_allclose(xv.grad, numpy.einsum("bo,bok->bk", gy64, W_eff), rtol=tol * 4, atol=tol * 4)
+
+
+@pytest.mark.parametrize("batchwise", [True, False])
+@pytest.mark.parametrize("train", [True, False])
+def test_simplified_dropconnect_exposes_its_mask(batchwise, train):
+    x = numpy.ones((4, 3), numpy.float32)
+    W = numpy.ones((2, 3), numpy.float32)
+    y = F.simplified_dropconnect(chainer.Variable(x), W, ratio=0.5, train=train, use_batchwise_mask=batchwise)
+    mask = y.creator.mask
+    assert mask.shape == ((4, 2, 3) if batchwise else (2, 3))
+    if not train:
+        # Nothing is dropped at test time: the function is linear(x, W).
+        assert mask.all()
+        numpy.testing.assert_array_equal(y.array, numpy.full((4, 2), 3.0))

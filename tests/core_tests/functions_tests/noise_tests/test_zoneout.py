@@ -73,3 +73,17 @@ def test_zoneout_invalid():
         F.zoneout(h, h, 1.5)
     with pytest.raises(ValueError, match=r"train argument is not supported anymore"):
         F.zoneout(h, h, train=False)
+
+
+def test_zoneout_draws_its_choice_with_random_rand():
+    # Code written for Chainer fixes the choice by patching numpy.random.rand.
+    from unittest import mock
+
+    h = numpy.zeros((2, 3), numpy.float32)
+    x = numpy.ones((2, 3), numpy.float32)
+    draw = numpy.array([[0.1, 0.9, 0.5], [0.7, 0.2, 0.6]])
+    with mock.patch("numpy.random.rand", return_value=draw) as rand:
+        y = F.zoneout(h, x, 0.55)
+    rand.assert_called_once_with(2, 3)
+    # x is taken where the draw is >= ratio, h elsewhere.
+    numpy.testing.assert_array_equal(y.array, (draw >= 0.55).astype(numpy.float32))

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy
 import pytest
 
@@ -133,7 +135,8 @@ def test_running_statistics_of_a_single_element_use_no_correction():
     # m = 1: the unbiased correction m / (m - 1) is undefined; 7.8.1 uses m / max(m - 1, 1).
     x = numpy.array([[2.0, 3.0]])
     running_mean, running_var = numpy.zeros(2), numpy.ones(2)
-    F.batch_normalization(x, numpy.ones(2), numpy.zeros(2), running_mean=running_mean, running_var=running_var)
+    with pytest.warns(UserWarning, match="each statistic is computed from a single element"):
+        F.batch_normalization(x, numpy.ones(2), numpy.zeros(2), running_mean=running_mean, running_var=running_var)
     numpy.testing.assert_allclose(running_mean, [0.2, 0.3])
     numpy.testing.assert_allclose(running_var, [0.9, 0.9])
 
@@ -318,3 +321,22 @@ def test_third_order_gradients():
         atol=1e-5,
         rtol=1e-4,
     )
+
+
+@pytest.mark.parametrize(
+    "x_shape, param_shape, axis, warns",
+    [
+        ((1, 3), (3,), None, True),  # one example: the batch axis has one element
+        ((1, 3, 1), (1, 3), 2, True),  # the only reduced axis has one element
+        ((1, 3, 2, 2), (3,), None, False),  # one example but four pixels per channel
+        ((2, 3), (3,), None, False),
+    ],
+)
+def test_statistics_of_one_element_warn(x_shape, param_shape, axis, warns):
+    # A variance of one element is 0: the output is beta whatever x is, which is a usage error.
+    x = numpy.random.uniform(-1, 1, x_shape).astype(numpy.float32)
+    gamma, beta = numpy.ones(param_shape, numpy.float32), numpy.zeros(param_shape, numpy.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        F.batch_normalization(x, gamma, beta, axis=axis)
+    assert [w.category for w in caught] == ([UserWarning] if warns else [])

@@ -146,7 +146,8 @@ def test_fixed_batch_renormalization(dtype):
     x = numpy.random.uniform(-1, 1, (4, 3, 2)).astype(dtype)
     gamma, beta, mean = (numpy.random.uniform(-1, 1, 3).astype(dtype) for _ in range(3))
     var = numpy.random.uniform(0.5, 1.5, 3).astype(dtype)
-    y = F.fixed_batch_renormalization(x, gamma, beta, mean, var, eps=1e-3)
+    with pytest.warns(DeprecationWarning, match="fixed_batch_renormalization is deprecated"):
+        y = F.fixed_batch_renormalization(x, gamma, beta, mean, var, eps=1e-3)
     e = lambda p: p.astype(numpy.float64)[None, :, None]
     expected = e(gamma) * (x - e(mean)) / numpy.sqrt(e(var) + 1e-3) + e(beta)
     assert y.dtype == dtype
@@ -171,3 +172,21 @@ def test_bad_arguments():
         F.batch_renormalization(numpy.ones((2, 4), "f"), one, zero, 1.0, 0.0)
     with pytest.raises(type_check.InvalidType, match=r"x\.dtype\.kind == f"):
         F.batch_renormalization(numpy.ones((2, 3), "i"), one, zero, 1.0, 0.0)
+
+
+def test_function_node_exposes_its_corrections():
+    from chainer.functions.normalization import batch_renormalization
+
+    x = numpy.random.uniform(-3, 3, (6, 2))
+    gamma, beta = numpy.ones(2), numpy.zeros(2)
+    running_mean, running_var = numpy.array([0.5, -0.5]), numpy.array([0.25, 4.0])
+    node = batch_renormalization.BatchRenormalizationFunction(
+        eps=0.0, mean=running_mean, var=running_var, rmax=1.5, dmax=0.5
+    )
+    (y,) = node.apply((x, gamma, beta))
+    sigma = numpy.sqrt(running_var)
+    r = numpy.clip(x.std(axis=0) / sigma, 1 / 1.5, 1.5)
+    d = numpy.clip((x.mean(axis=0) - running_mean) / sigma, -0.5, 0.5)
+    numpy.testing.assert_allclose(node.r, r)
+    numpy.testing.assert_allclose(node.d, d)
+    numpy.testing.assert_allclose(y.array, (x - x.mean(axis=0)) / x.std(axis=0) * r + d)

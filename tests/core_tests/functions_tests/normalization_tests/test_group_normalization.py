@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -75,11 +76,66 @@ def test_bad_arguments():
         F.group_normalization(x, 4, one, one)
     with pytest.raises(type_check.InvalidType, match=r"gamma\.shape\[0\] == x\.shape\[1\]"):
         F.group_normalization(x, 2, numpy.ones(4, "f"), numpy.ones(4, "f"))
-    with pytest.raises(type_check.InvalidType, match=r"gamma\.dtype == x\.dtype"):
+    with pytest.raises(type_check.InvalidType, match=r"beta\.dtype == gamma\.dtype"):
         F.group_normalization(x, 2, one.astype("d"), one)
+    with pytest.raises(type_check.InvalidType, match=r"gamma\.dtype\.kind == f"):
+        F.group_normalization(x, 2, one.astype("i"), one.astype("i"))
     with pytest.raises(type_check.InvalidType, match=r"x\.ndim >= 2"):
         F.group_normalization(numpy.ones(6, "f"), 2, one, one)
     with pytest.raises(ValueError, match="group_normalization: groups must be a positive int, got 0"):
         F.group_normalization(x, 0, one, one)
     with pytest.raises(ValueError, match="group_normalization: eps must be a non-negative real number"):
         F.group_normalization(x, 2, one, one, eps=-1.0)
+
+
+@testing.parameterize(*testing.product({"dtype": [numpy.float32, numpy.float64], "eps": [1e-5, 1e-1]}))
+@testing.inject_backend_tests(None, BACKENDS)
+class TestMulInvStd(testing.FunctionTestCase):
+    # z = gamma * y / sqrt(var(x) + eps) per row, differentiable in x (through the
+    # variance) and in y; the statistics handed to the node are those of x.
+    shape = (4, 6)
+
+    def setUp(self):
+        self.check_backward_options = {"atol": 1e-3, "rtol": 1e-3, "eps": 1e-3}
+        self.check_double_backward_options = {"atol": 1e-3, "rtol": 1e-3, "eps": 1e-3}
+        self.gamma = numpy.random.uniform(0.5, 2, self.shape[0])
+
+    def generate_inputs(self):
+        x = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        y = numpy.random.uniform(-1, 1, self.shape).astype(self.dtype)
+        return x, y
+
+    def forward(self, inputs, device):
+        from chainer.functions.normalization import group_normalization
+
+        x, y = inputs
+        x_host = device.xp.asnumpy(x.array) if device.xp is not numpy else x.array
+        mean = x_host.mean(axis=1)
+        inv_std = 1 / numpy.sqrt(x_host.var(axis=1) + self.eps)
+        node = group_normalization._MulInvStd(
+            self.eps, device.send(mean), device.send(inv_std), device.send(self.gamma.astype(self.dtype))
+        )
+        return node.apply((x, y))
+
+    def forward_expected(self, inputs):
+        x, y = (a.astype(numpy.float64) for a in inputs)
+        z = self.gamma[:, None] * y / numpy.sqrt(x.var(axis=1, keepdims=True) + self.eps)
+        return (z.astype(self.dtype),)
+
+
+def test_parameters_of_another_float_dtype():
+    # float32 parameters with float16 inputs (a mixed16 link): the output has x's dtype and
+    # each gradient its input's.
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (2, 4, 3)).astype(numpy.float16))
+    gamma = chainer.Variable(numpy.random.uniform(0.5, 1.5, 4).astype(numpy.float32))
+    beta = chainer.Variable(numpy.random.uniform(-1, 1, 4).astype(numpy.float32))
+    y = F.group_normalization(x, 2, gamma, beta)
+    assert y.dtype == numpy.float16
+    x64 = x.array.astype(numpy.float64).reshape(2, 2, 6)
+    xhat = (x64 - x64.mean(axis=2, keepdims=True)) / numpy.sqrt(x64.var(axis=2, keepdims=True) + 1e-5)
+    expected = xhat.reshape(2, 4, 3) * gamma.array[None, :, None] + beta.array[None, :, None]
+    numpy.testing.assert_allclose(y.array, expected, atol=1e-2, rtol=1e-2)
+    y.grad = numpy.ones(y.shape, numpy.float16)
+    y.backward()
+    assert x.grad.dtype == numpy.float16 and gamma.grad.dtype == numpy.float32 and beta.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(beta.grad, numpy.full(4, 6.0), rtol=1e-3)

@@ -25,6 +25,9 @@ def _tolerances(dtype, forward):
             {"shape": (2, 3, 4), "axis": -1},
             {"shape": (2, 3, 4), "axis": (1, 2)},
             {"shape": (5,), "axis": 0},
+            # No axis: every element is normalized by its own magnitude, x / (|x| + eps).
+            {"shape": (), "axis": ()},
+            {"shape": (2, 3), "axis": ()},
         ],
         [{"dtype": numpy.float16}, {"dtype": numpy.float32}, {"dtype": numpy.float64}],
     )
@@ -41,7 +44,7 @@ class TestNormalize(testing.FunctionTestCase):
     def generate_inputs(self):
         # Away from the origin, where the norm is not differentiable.
         x = numpy.random.uniform(0.5, 1.5, self.shape) * numpy.random.choice([-1, 1], self.shape)
-        return (x.astype(self.dtype),)
+        return (numpy.asarray(x, self.dtype),)
 
     def forward(self, inputs, device):
         return (F.normalize(inputs[0], eps=self.eps, axis=self.axis),)
@@ -49,7 +52,7 @@ class TestNormalize(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         x = inputs[0].astype(numpy.float64)
         norm = numpy.sqrt((x * x).sum(axis=self.axis, keepdims=True))
-        return ((x / (norm + self.eps)).astype(self.dtype),)
+        return (numpy.asarray(x / (norm + self.eps), self.dtype),)
 
 
 def test_default_axis_is_1():

@@ -105,8 +105,9 @@ def naive_samples(roi, scale, oh, ow, ratio):
     y1, x1, y2, x2 = (float(v) * scale for v in roi)
     rh, rw = max(y2 - y1, 1.0), max(x2 - x1, 1.0)
     bh, bw = rh / oh, rw / ow
-    gy = ratio[0] if ratio else max(math.ceil(bh), 1)
-    gx = ratio[1] if ratio else max(math.ceil(bw), 1)
+    # A ratio of None (overall or along one axis) means ceil(bin size) samples.
+    gy = ratio[0] if ratio and ratio[0] is not None else max(math.ceil(bh), 1)
+    gx = ratio[1] if ratio and ratio[1] is not None else max(math.ceil(bw), 1)
     for i in range(oh):
         for j in range(ow):
             points = [

@@ -19,8 +19,8 @@ def max_of_samples(img, points):
         {
             "dtype": [numpy.float16, numpy.float32, numpy.float64],
             "outsize": [2, (3, 2)],
-            "scale": [1.0, 0.7],
-            "sampling_ratio": [None, (2, 3)],
+            "scale": [1.0, 0.7, numpy.int32(2)],
+            "sampling_ratio": [None, (2, 3), (None, 2)],
         }
     )
 )

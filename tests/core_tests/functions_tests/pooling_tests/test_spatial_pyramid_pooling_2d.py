@@ -47,7 +47,7 @@ class TestSpatialPyramidPooling2D(testing.FunctionTestCase):
         return ((values * 0.25 - 3).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        return (F.spatial_pyramid_pooling_2d(inputs[0], self.height),)
+        return (F.spatial_pyramid_pooling_2d(inputs[0], self.height, "max"),)
 
     def forward_expected(self, inputs):
         x = inputs[0].astype(numpy.float64)
@@ -68,4 +68,9 @@ def test_rejects_unsupported_pooling():
 
 def test_rejects_bad_height():
     with pytest.raises(ValueError, match=r"pyramid_height must be a positive int"):
-        F.spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4), "f"), 0)
+        F.spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4), "f"), 0, "max")
+
+
+def test_pooling_must_be_named():
+    with pytest.raises(ValueError, match=r"spatial_pyramid_pooling_2d: pooling must be given"):
+        F.spatial_pyramid_pooling_2d(numpy.ones((1, 1, 4, 4), "f"), 2)

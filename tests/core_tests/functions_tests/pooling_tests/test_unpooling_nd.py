@@ -3,6 +3,7 @@ import itertools
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 
@@ -84,3 +85,14 @@ def test_unpooling_nd_is_the_transpose_of_sum_pooling():
     numpy.testing.assert_allclose(
         (pooled * g).sum(), (x * F.unpooling_nd(g, 3, 2, 1, outsize=(4, 5), cover_all=False).array).sum()
     )
+
+
+def test_unpooling_to_an_empty_output():
+    # The padding may remove the whole output along an axis: the result is empty, not an error.
+    # Output length: stride * (n - 1) + ksize - stride + 1 - 2 * pad (cover_all) -> 1 and 0 here.
+    x = chainer.Variable(numpy.ones((2, 3, 3, 2), numpy.float32))
+    y = F.unpooling_nd(x, 1, stride=1, pad=1, cover_all=True)
+    assert y.shape == (2, 3, 1, 0)
+    y.grad = numpy.ones(y.shape, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros(x.shape))

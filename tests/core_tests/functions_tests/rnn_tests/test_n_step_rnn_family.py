@@ -428,3 +428,79 @@ def test_batch_layouts_against_reference(kind, bidirectional, sizes, batch):
     assert [y.shape for y in ys] == [e.shape for e in e_ys]
     for y, e in zip(ys, e_ys):
         numpy.testing.assert_allclose(y.array, e, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_n_step_rnn_impl_with_the_cell_functions(kind, bidirectional):
+    # n_step_rnn_impl runs any cell function f(x, h, c, w, b) -> (h, c); with the LSTM and
+    # GRU cells of the n_step modules it computes what the NumPy reference does.
+    from chainer.functions.rnn import n_step_gru, n_step_lstm, n_step_rnn
+
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64)
+    xs = _random_steps([3, 2, 2, 1])
+    f = n_step_lstm._lstm if kind == "lstm" else n_step_gru._gru
+    hy, cy, ys = n_step_rnn.n_step_rnn_impl(f, N_LAYERS, 0.0, hx, cx, ws, bs, xs, bidirectional)
+    hy_ref, cy_ref, ys_ref = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
+    numpy.testing.assert_allclose(hy.array, hy_ref, rtol=1e-12)
+    if kind == "lstm":
+        numpy.testing.assert_allclose(cy.array, cy_ref, rtol=1e-12)
+    else:
+        assert cy is None
+    for y, y_ref in zip(ys, ys_ref):
+        numpy.testing.assert_allclose(y.array, y_ref, rtol=1e-12)
+
+
+def test_n_step_rnn_impl_with_a_cell_function_of_the_caller():
+    # A cell of the caller's own: h' = tanh(W x + U h) with weights [W, U] and no biases used.
+    from chainer.functions.rnn import n_step_rnn
+
+    def f(x, h, c, w, b):
+        return F.tanh(F.linear(x, w[0]) + F.linear(h, w[1])), c
+
+    hx, _, ws, bs = make_params("rnn_tanh", False, numpy.float64)
+    xs = _random_steps([2, 2, 1])
+    hy, cy, ys = n_step_rnn.n_step_rnn_impl(f, N_LAYERS, 0.0, hx, None, ws, bs, xs, False)
+    zero_bs = [[numpy.zeros_like(v) for v in group] for group in bs]
+    hy_ref, _, ys_ref = n_step_reference("rnn_tanh", N_LAYERS, hx, None, ws, zero_bs, xs, False)
+    assert cy is None
+    numpy.testing.assert_allclose(hy.array, hy_ref, rtol=1e-12)
+    numpy.testing.assert_allclose(ys[-1].array, ys_ref[-1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh", "rnn_relu"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_base_functions_choose_the_direction(kind, bidirectional):
+    from chainer.functions.rnn import n_step_gru, n_step_lstm, n_step_rnn
+
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64)
+    xs = _random_steps([3, 1])
+    if kind == "lstm":
+        hy, cy, ys = n_step_lstm.n_step_lstm_base(N_LAYERS, 0.0, hx, cx, ws, bs, xs, bidirectional)
+    elif kind == "gru":
+        hy, ys = n_step_gru.n_step_gru_base(N_LAYERS, 0.0, hx, ws, bs, xs, bidirectional)
+    else:
+        hy, ys = n_step_rnn.n_step_rnn_base(N_LAYERS, 0.0, hx, ws, bs, xs, kind[4:], bidirectional)
+    hy_ref, _, ys_ref = n_step_reference(kind, N_LAYERS, hx, cx, ws, bs, xs, bidirectional)
+    numpy.testing.assert_allclose(hy.array, hy_ref, rtol=1e-12)
+    numpy.testing.assert_allclose(ys[0].array, ys_ref[0], rtol=1e-12)
+
+
+def test_cudnn_kernels_are_not_implemented():
+    # Chainer's cuDNN RNN nodes need cuDNN, which CuPy 14 does not have.
+    from chainer.functions.rnn import n_step_gru, n_step_lstm, n_step_rnn
+
+    for cls in (
+        n_step_rnn.BaseNStepRNN,
+        n_step_rnn.NStepRNNTanh,
+        n_step_rnn.NStepBiRNNReLU,
+        n_step_rnn.CudnnRNNWeightConcat,
+        n_step_lstm.NStepLSTM,
+        n_step_gru.NStepBiGRU,
+    ):
+        with pytest.raises(
+            NotImplementedError, match=rf"{cls.__name__} is Chainer's cuDNN RNN kernel[\s\S]*n_step_lstm"
+        ):
+            cls(1, None, [1], "lstm")
+    with pytest.raises(NotImplementedError, match="cudnn_rnn_weight_concat"):
+        n_step_rnn.cudnn_rnn_weight_concat(1, None, False, "lstm", [], [])

@@ -23,12 +23,54 @@ def test_concat_rows(rows):
     assert view.fetch()["y"] == [f"y{i}" for i in positions]
 
 
-def test_concat_keeps_arrays_when_all_parts_are_arrays():
-    joined = make(0, 2).concat(make(2, 2))
-    x = joined.fetch()["x"]
-    assert isinstance(x, numpy.ndarray) and x.tolist() == [0, 1, 2, 3]
-    x = joined.slice[[3, 0]].fetch()["x"]
-    assert isinstance(x, numpy.ndarray) and x.tolist() == [3, 0]
+class Recorder(tabular.DelegateDataset):
+    """A dataset that logs the rows it is asked for."""
+
+    def __init__(self, number, dataset, log):
+        super().__init__(dataset)
+        self.number, self.log = number, log
+
+    def get_examples(self, indices, key_indices):
+        self.log.append((self.number, indices))
+        return super().get_examples(indices, key_indices)
+
+
+def recorded_pair():
+    log = []
+    return Recorder(0, make(0, 10), log).concat(Recorder(1, make(10, 5), log)), log
+
+
+def test_concat_asks_each_dataset_for_its_own_rows_only():
+    joined, log = recorded_pair()
+    # Rows of one dataset only: its answer comes back as it is (an array here).
+    x = joined.slice[[3, 1, 4]].fetch()["x"]
+    assert isinstance(x, numpy.ndarray) and x.tolist() == [3, 1, 4]
+    assert log == [(0, [3, 1, 4])]
+    # Rows of both: each dataset asked once, in its own numbering; the answer is a list.
+    log.clear()
+    x = joined.slice[[3, 12, 1, 14]].fetch()["x"]
+    assert x == [3, 12, 1, 14] and log == [(0, [3, 1]), (1, [2, 4])]
+    # No rows: nobody is asked.
+    log.clear()
+    assert joined.slice[[]].fetch() == {"x": [], "y": []}
+    assert log == []
+
+
+@pytest.mark.parametrize(
+    "rows, expected",
+    [
+        (slice(13, 6, -2), [(1, slice(3, None, -2)), (0, slice(9, 6, -2))]),
+        (slice(9, None, -2), [(0, slice(9, None, -2))]),
+        (slice(2, 14, 3), [(0, slice(2, 10, 3)), (1, slice(1, 4, 3))]),
+        (slice(11, 14), [(1, slice(1, 4, 1))]),
+        (None, [(0, None), (1, None)]),
+    ],
+)
+def test_concat_passes_slices_on_as_slices(rows, expected):
+    joined, log = recorded_pair()
+    x = joined.get_examples(rows, None)[0]
+    numpy.testing.assert_array_equal(x, numpy.arange(15) if rows is None else numpy.arange(15)[rows])
+    assert log == expected
 
 
 def test_concat_needs_same_keys():

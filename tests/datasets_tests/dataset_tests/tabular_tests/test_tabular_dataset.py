@@ -148,11 +148,46 @@ def test_slice_of_slice_composes():
     assert t.slice[:, ("c", "b")].slice[:, "b"].fetch() == t.b
 
 
+@pytest.mark.parametrize(
+    "view_rows, asked, expected",
+    [
+        # A slice of a slice is one slice of the base; a negative step that runs past
+        # row 0 ends at None (an int stop -1 would mean the last row).
+        (slice(None), None, slice(0, 10, 1)),
+        (slice(3, None, -2), slice(1, None, -1), slice(1, 5, 2)),
+        (slice(None, None, -1), slice(2, 8, 3), slice(7, 1, -3)),
+        (slice(None, None, -1), slice(8, None), slice(1, None, -1)),
+        (slice(5, 5), None, slice(0, 0, 1)),
+        # Lists stay lists, in the base's numbering.
+        (slice(None, None, -1), [0, 2], [9, 7]),
+        ([4, -1, 2], slice(None, None, -1), [2, 9, 4]),
+        ([4, 9, 2], [2, 2], [2, 2]),
+        ([False, True] * 5, None, [1, 3, 5, 7, 9]),
+        ([True, 3, numpy.int32(9)], None, [1, 3, 9]),
+    ],
+)
+def test_slice_hands_the_base_one_request(view_rows, asked, expected):
+    t = Table(n=10)
+    view = t.slice[view_rows]
+    columns = view.get_examples(asked, (0,))
+    assert t.calls == [(expected, (0,))]
+    numpy.testing.assert_array_equal(columns[0], t.a[expected])
+
+
+def test_slice_keys_reach_the_base_as_positions():
+    t = Table()
+    t.slice[:, ("c", -3)].get_examples(None, (1,))
+    t.slice[:, ()].get_examples(None, None)
+    t.slice[[1]].get_examples(None, None)
+    assert [keys for _, keys in t.calls] == [(0,), (), None]
+    assert t.slice[:, ()].keys == () and t.slice[:, ()].mode is tuple
+
+
 def test_slice_errors():
     t = Table()
-    with pytest.raises(IndexError, match="index 6 is out of range"):
+    with pytest.raises(IndexError, match="row 6 is out of range"):
         t.slice[[0, 6]]
-    with pytest.raises(IndexError, match="boolean mask must have the length 6"):
+    with pytest.raises(ValueError, match=r"a boolean mask must have one entry per row \(6\), got 2"):
         t.slice[[True, False]]
     with pytest.raises(KeyError, match="no key 'z'"):
         t.slice[:, "z"]
@@ -162,7 +197,7 @@ def test_slice_errors():
         t.slice[:, ("a", "a")]
     with pytest.raises(IndexError, match=r"takes \[rows\] or \[rows, keys\]"):
         t.slice[1, 2, 3]
-    with pytest.raises(TypeError, match="indices must be None, a slice"):
+    with pytest.raises(TypeError, match="rows must be a slice, a list of ints or a list of bools"):
         t.slice["a"]
 
 
@@ -201,4 +236,4 @@ def test_abstract_members():
 
 
 def test_repr():
-    assert repr(tabular.from_data([1, 2])) == "<_Columns len=2 keys=('_0',) mode=None>"
+    assert repr(tabular.from_data(("v", [1, 2]))) == "<_List len=2 keys=('v',) mode=None>"

@@ -20,10 +20,26 @@ def test_transform_dict_mode_and_dict_output():
     assert t.mode is dict and t[4] == {"s": "e4"}
 
 
-def test_transform_single_key_keeps_tuple_values():
+def test_transform_mode_follows_what_the_function_returns():
     t = table().transform("pair", lambda x, name: (name, x))
-    assert t.mode is None and t.keys == ("pair",)
-    assert t[1] == ("b", 1)
+    # One key, and a tuple comes back: a tuple of one value is expected.
+    with pytest.raises(ValueError, match="returned a tuple of 2 items for the keys"):
+        t[1]
+    t = table().transform(("only",), lambda x, name: name * 2)
+    assert t.mode is None and t[1] == "bb"
+
+
+def test_transform_function_must_return_one_kind():
+    outputs = iter([{"a": 1}, (2,)])
+    t = table().transform(("a",), lambda x, name: next(outputs))
+    assert t.get_examples([0], None) == ([1],)
+    with pytest.raises(ValueError, match="returned tuple after returning dict"):
+        t.get_examples([0], None)
+
+
+def test_transform_keeps_the_converter_of_its_dataset():
+    t = table().with_converter(lambda *columns: "converted").transform(("a",), lambda x, name: (x,))
+    assert t.convert(t.fetch()) == "converted"
 
 
 def test_transform_of_single_column_dataset():
@@ -40,7 +56,7 @@ def test_transform_runs_on_access():
 
 
 def test_transform_output_is_checked():
-    with pytest.raises(ValueError, match="returned a tuple of 1 items for the 2 keys"):
+    with pytest.raises(ValueError, match=r"returned a tuple of 1 items for the keys \('a', 'b'\)"):
         table().transform(("a", "b"), lambda x, name: (x,))[0]
     with pytest.raises(ValueError, match="returned a dict with keys"):
         table().transform(("a",), lambda x, name: {"b": x})[0]
@@ -63,7 +79,7 @@ def test_transform_batch_gets_columns():
     assert t.slice[[4, 0]].fetch()[1] == ["!e", "!a"]
     assert t[2] == (102, "!c")
     assert sizes == [2, 1]
-    with pytest.raises(ValueError, match="has 1 entries for 5 examples"):
+    with pytest.raises(ValueError, match="returned 1 values of 'x' for 5 examples"):
         table().transform_batch(("x",), lambda x, name: ([1],)).fetch()
 
 

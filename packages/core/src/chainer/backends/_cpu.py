@@ -20,6 +20,9 @@ class CpuDevice(_backend.Device):
     def name(self) -> str:
         return "@numpy"
 
+    def __repr__(self) -> str:
+        return "<CpuDevice (numpy)>"
+
     @staticmethod
     def from_array(array: Any) -> CpuDevice | None:
         """Return a :class:`CpuDevice` if ``array`` is a NumPy array, else ``None``."""
@@ -43,3 +46,17 @@ class CpuDevice(_backend.Device):
                 f"object with __array__), got {type(array).__name__}"
             )
         return numpy.asarray(array)
+
+
+def _array_to_cpu(array: Any) -> Any:
+    """One array (of any backend), a NumPy scalar or ``None`` as a NumPy array (``None`` stays)."""
+    if array is None:
+        return None
+    if isinstance(array, numpy.ndarray):
+        return array
+    return CpuDevice().send_array(array)
+
+
+def _to_cpu(array: Any) -> Any:
+    """An array, or a list/tuple of arrays, on the CPU (code written for Chainer calls it)."""
+    return _backend._convert_arrays(array, _array_to_cpu)

@@ -134,11 +134,24 @@ def __getattr__(name: str) -> Any:
         return sys.modules["cupy"].ndarray if _unavailable_reason() is None else _NoCupyArray
     if name == "Device":
         return sys.modules["cupy"].cuda.Device if _unavailable_reason() is None else DummyDeviceType
+    if name in ("Event", "Stream"):
+        # CuPy's classes; without CuPy, a class whose instances cannot be made (saying why).
+        if _unavailable_reason() is None:
+            return getattr(sys.modules["cupy"].cuda, name)
+        return _unavailable_class(name)
     if name == "memory_pool":
         return _cupy().get_default_memory_pool()
     if name == "pinned_memory_pool":
         return _cupy().get_default_pinned_memory_pool()
     raise AttributeError(f"module 'chainer.backends.cuda' has no attribute {name!r}")
+
+
+@functools.cache
+def _unavailable_class(name: str) -> type:
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        check_cuda_available()
+
+    return type(name, (), {"__init__": __init__, "__doc__": f"cupy.cuda.{name} (CuPy is not available here)"})
 
 
 def _cupy_array_types() -> tuple[type, ...]:
@@ -191,6 +204,9 @@ class GpuDevice(_backend.Device):
     @property
     def name(self) -> str:
         return f"@cupy:{self.device.id}"
+
+    def __repr__(self) -> str:
+        return f"<GpuDevice (cupy):{self.device.id}>"
 
     def create_context(self) -> Any:
         return self.device
@@ -438,6 +454,23 @@ def should_use_cudnn(level: str, lowest_version: int = 0) -> bool:
     if level not in ("==always", ">=auto", "==auto", "==never", ">=never"):
         raise ValueError(f"cuda.should_use_cudnn: invalid level {level!r}")
     return False
+
+
+def get_cudnn_dropout_states() -> Any:
+    """cuDNN's dropout states of the current thread and device.
+
+    Not available: cuDNN dropout needs cuDNN, which CuPy 14 no longer binds (dropout
+    runs on CuPy kernels instead).
+    """
+    raise NotImplementedError(
+        "cuda.get_cudnn_dropout_states: cuDNN's dropout states need cuDNN, which CuPy 14 no longer provides; "
+        "chainer.functions.dropout does not use them"
+    )
+
+
+def get_cudnn_dropout_states_core(thread_id: int) -> Any:
+    """cuDNN's dropout states of one thread: not available, see :func:`get_cudnn_dropout_states`."""
+    return get_cudnn_dropout_states()
 
 
 def should_use_cudnn_tensor_core(dtype: Any) -> bool:

@@ -35,6 +35,37 @@ def check_ideep_available() -> None:
         raise RuntimeError(f"chainer.backends.intel64: {reason}")
 
 
+def should_use_ideep(level: str) -> bool:
+    """Whether to compute with iDeep at ``level`` (``'==always'`` or ``'>=auto'``) under
+    ``chainer.config.use_ideep``; always ``False`` when iDeep is not available."""
+    if level not in ("==always", ">=auto"):
+        raise ValueError(f"intel64.should_use_ideep: level must be '==always' or '>=auto', got {level!r}")
+    if not is_ideep_available():
+        return False
+    from chainer import configuration
+
+    mode = configuration.config.use_ideep
+    if mode not in ("always", "auto", "never"):
+        raise ValueError(f"chainer.config.use_ideep must be 'always', 'auto' or 'never', got {mode!r}")
+    if level == "==always":
+        return mode == "always"
+    return mode in ("always", "auto")
+
+
+class _NoMdarray:
+    """Placeholder for ``intel64.mdarray`` without iDeep: no object is an instance of it."""
+
+
+def __getattr__(name: str) -> Any:
+    # iDeep's array type, resolved on use (import chainer never imports ideep4py).
+    if name == "mdarray":
+        return importlib.import_module("ideep4py").mdarray if is_ideep_available() else _NoMdarray
+    if name == "ideep":
+        check_ideep_available()
+        return importlib.import_module("ideep4py")
+    raise AttributeError(f"module 'chainer.backends.intel64' has no attribute {name!r}")
+
+
 def inputs_all_ready(inputs: Any, supported_ndim: tuple[int, ...] = (2, 4)) -> bool:
     """Return whether iDeep can process ``inputs``; always ``False`` without iDeep."""
     return False
@@ -53,6 +84,9 @@ class Intel64Device(_backend.Device):
     @property
     def name(self) -> str:
         return "@intel64"
+
+    def __repr__(self) -> str:
+        return "<Intel64Device>"
 
     @staticmethod
     def from_array(array: Any) -> Intel64Device | None:

@@ -31,5 +31,7 @@ def print_table(rows: list[tuple[str, str, str]], header: tuple[str, str, str], 
     # doctest, pytest's capsys) see the table.
     file = sys.stdout if file is None else file
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
-    for row in [header, *rows]:
-        file.write(f"{row[0]:<{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}\n")
+    # As Chainer's reports read: the header as is, the rows right-aligned under it.
+    file.write("  ".join(header) + "\n")
+    for row in rows:
+        file.write(f"{row[0]:>{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, TextIO
 
 from chainer import function_hook
@@ -32,7 +33,7 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
         used0, total0 = self._starts.pop()
         used = self._pool.used_bytes() - used0
         acquired = self._pool.total_bytes() - total0
-        self.call_history.append((function.label, used, acquired))
+        self.call_history.append((function._impl_name, used, acquired))
 
     def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         self._start()
@@ -70,3 +71,70 @@ class CupyMemoryProfileHook(function_hook.FunctionHook):
             for label, e in summary.items()
         ]
         _report.print_table(rows, ("FunctionName", "UsedBytes", "AcquiredBytes"), file)
+
+
+def _memory_hook_module() -> Any:
+    if cuda._unavailable_reason() is not None:
+        return None
+    try:
+        return importlib.import_module("cupy.cuda.memory_hook")
+    except ImportError:
+        return None
+
+
+class CupyMemoryCumulativeHook:
+    """A CuPy memory hook that adds up, while active, the bytes taken from CuPy's memory
+    pool (``used_bytes``) and the bytes the pool acquired from the device
+    (``acquired_bytes``). Use it as a context manager; it needs CuPy.
+
+    Attributes:
+        used_bytes: Bytes of the pool's allocations so far.
+        acquired_bytes: Bytes the pool allocated on the device so far.
+    """
+
+    name = "CupyMemoryCumulativeHook"
+
+    def __init__(self) -> None:
+        self.used_bytes = 0
+        self.acquired_bytes = 0
+
+    def alloc_preprocess(self, **kwargs: Any) -> None:
+        self.acquired_bytes += kwargs["mem_size"]
+
+    def alloc_postprocess(self, **kwargs: Any) -> None:
+        pass
+
+    def malloc_preprocess(self, **kwargs: Any) -> None:
+        self.used_bytes += kwargs["mem_size"]
+
+    def malloc_postprocess(self, **kwargs: Any) -> None:
+        pass
+
+    def free_preprocess(self, **kwargs: Any) -> None:
+        pass
+
+    def free_postprocess(self, **kwargs: Any) -> None:
+        pass
+
+    def __enter__(self) -> CupyMemoryCumulativeHook:
+        module = _memory_hook_module()
+        if module is None:
+            cuda.check_cuda_available()
+            raise RuntimeError("CupyMemoryCumulativeHook: this CuPy has no cupy.cuda.memory_hook")
+        hooks = module.get_memory_hooks()
+        if self.name in hooks:
+            raise KeyError(f"CupyMemoryCumulativeHook: a memory hook named {self.name!r} is already active")
+        hooks[self.name] = self
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        module = _memory_hook_module()
+        if module is not None:
+            module.get_memory_hooks().pop(self.name, None)
+
+
+def __getattr__(name: str) -> Any:
+    # Resolved on use: import chainer never imports CuPy.
+    if name == "memory_hook_available":
+        return _memory_hook_module() is not None
+    raise AttributeError(f"module 'chainer.function_hooks.cupy_memory_profile' has no attribute {name!r}")

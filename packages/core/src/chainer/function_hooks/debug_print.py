@@ -5,13 +5,23 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from chainer import function_hook, variable
+from chainer import backend, function_hook, variable
 
 
 def _describe(array: Any) -> str:
     if array is None:
-        return "None"
+        # An input that the function did not retain for backward.
+        return "(removed)"
     return variable.Variable(array, requires_grad=False).debug_print()
+
+
+def _describe_gradient(grad: Any) -> str:
+    if grad is None:
+        return "None"
+    # As Chainer prints it: a variable whose gradient is the one given.
+    var = variable.Variable(backend.get_array_module(grad).zeros_like(grad), requires_grad=False)
+    var.grad = grad
+    return var.debug_print()
 
 
 class PrintHook(function_hook.FunctionHook):
@@ -47,5 +57,5 @@ class PrintHook(function_hook.FunctionHook):
         lines = [f"function\t{function.label}", "input data"]
         lines += [_describe(x) for x in in_data]
         lines.append("output gradient")
-        lines += [_describe(g) for g in out_grad]
+        lines += [_describe_gradient(g) for g in out_grad]
         self._print("\n".join(lines))

@@ -32,7 +32,7 @@ class TimerHook(function_hook.FunctionHook):
         LinearFunction  ...  1
 
     Attributes:
-        call_history: ``(function label, seconds)`` for every call, in order.
+        call_history: ``(function class name, seconds)`` for every call, in order.
     """
 
     name = "TimerHook"
@@ -40,6 +40,9 @@ class TimerHook(function_hook.FunctionHook):
     def __init__(self) -> None:
         self.call_history: list[tuple[str, float]] = []
         self._starts: list[float] = []
+        # Time of the outermost calls only: a function applied inside another's
+        # backward (double backprop) is counted once, within the outer one.
+        self._total_time = 0.0
 
     def _start(self, arrays: Any) -> None:
         _synchronize(arrays)
@@ -48,7 +51,9 @@ class TimerHook(function_hook.FunctionHook):
     def _stop(self, function: Any, arrays: Any) -> None:
         _synchronize(arrays)
         elapsed = time.perf_counter() - self._starts.pop()
-        self.call_history.append((function.label, elapsed))
+        self.call_history.append((function._impl_name, elapsed))
+        if not self._starts:
+            self._total_time += elapsed
 
     def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:
         self._start(in_data)
@@ -63,8 +68,8 @@ class TimerHook(function_hook.FunctionHook):
         self._stop(function, out_grad)
 
     def total_time(self) -> float:
-        """Sum of the recorded times (seconds)."""
-        return sum(t for _, t in self.call_history)
+        """Total time (seconds) of the calls, nested calls counted within their outer one."""
+        return self._total_time
 
     def summary(self) -> dict[str, dict[str, Any]]:
         """Per function label: ``{'elapsed_time': seconds, 'occurrence': count}``."""
@@ -76,9 +81,17 @@ class TimerHook(function_hook.FunctionHook):
         return result
 
     def print_report(self, unit: str = "auto", file: TextIO | None = None) -> None:
-        """Print the summary as a table (``unit``: 'auto', 'sec', 'ms', 'us' or 'ns') to ``file``
-        (the current ``sys.stdout`` by default)."""
+        """Print the summary as a table to ``file`` (the current ``sys.stdout`` by default).
+
+        ``unit``: 'sec', 'ms', 'us' or 'ns'; 'auto' picks one for the whole table,
+        'auto_foreach' one per row.
+        """
         summary = self.summary()
-        name, scale = _report.choose_unit((e["elapsed_time"] for e in summary.values()), _report._TIME_UNITS, unit)
-        rows = [(label, f"{e['elapsed_time'] / scale:.2f}{name}", str(e["occurrence"])) for label, e in summary.items()]
+        rows = []
+        for label, entry in summary.items():
+            values = (
+                [e["elapsed_time"] for e in summary.values()] if unit != "auto_foreach" else [entry["elapsed_time"]]
+            )
+            name, scale = _report.choose_unit(values, _report._TIME_UNITS, "auto" if unit == "auto_foreach" else unit)
+            rows.append((label, f"{entry['elapsed_time'] / scale:.2f}{name}", str(entry["occurrence"])))
         _report.print_table(rows, ("FunctionName", "ElapsedTime", "Occurrence"), file)

@@ -416,7 +416,7 @@ class StaticScheduleFunction:
         # Replays reuse the schedule only while the outside arrays keep the device,
         # shape and dtype they had when it was recorded (usually they are the very same
         # arrays, updated in place).
-        self._external_meta = [[v, v._array, _meta(v)] for v in externals if isinstance(v, _Variable)]
+        self._external_meta = [[v, v._array, ArrayInfo(v._array)] for v in externals if isinstance(v, _Variable)]
         self.n_replays = 0
 
     def is_valid(self) -> bool:
@@ -424,7 +424,7 @@ class StaticScheduleFunction:
         for entry in self._external_meta:
             v, array, meta = entry
             if v._array is not array:
-                if _meta(v) != meta:
+                if ArrayInfo(v._array) != meta:
                     return False
                 entry[1] = v._array
         return True
@@ -484,12 +484,45 @@ class StaticScheduleFunction:
     def __repr__(self) -> str:
         return f"<StaticScheduleFunction of {self.owner}: {len(self.steps)} steps, {self.n_replays} replays>"
 
-
-def _meta(v: Any) -> Any:
-    array = v._array
-    if array is None:
+    # A schedule binds the parameters of the chain it was recorded on: a copy or pickle
+    # of the chain (whose static_schedule attribute holds it) gets None instead.
+    def __copy__(self) -> None:
         return None
-    return (type(array), array.shape, array.dtype)
+
+    def __deepcopy__(self, memo: Any) -> None:
+        return None
+
+    def __reduce__(self) -> Any:
+        return (type(None), ())
+
+
+class ArrayInfo:
+    """What a schedule requires of an array it binds: its type (hence backend), shape
+    and dtype (all ``None`` for a missing array). Two infos are equal when an array of
+    one may stand in for the other in a replay."""
+
+    __slots__ = ("array_type", "shape", "dtype")
+
+    def __init__(self, array: Any) -> None:
+        if array is None:
+            self.array_type = self.shape = self.dtype = None
+        else:
+            self.array_type = type(array)
+            self.shape = tuple(array.shape)
+            self.dtype = array.dtype
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ArrayInfo):
+            return NotImplemented
+        return (self.array_type, self.shape, self.dtype) == (other.array_type, other.shape, other.dtype)
+
+    def __hash__(self) -> int:
+        return hash((self.array_type, self.shape, self.dtype))
+
+    def __repr__(self) -> str:
+        if self.array_type is None:
+            return "ArrayInfo(None)"
+        return f"ArrayInfo({self.array_type.__name__}, shape={self.shape}, dtype={self.dtype})"
 
 
 def _run_code(step: Step, ins: list[Any]) -> list[Any]:

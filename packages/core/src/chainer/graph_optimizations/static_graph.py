@@ -8,16 +8,27 @@ import threading
 import warnings
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy
 
 from chainer import configuration, link, link_hook, variable
 from chainer.graph_optimizations import _schedule
+from chainer.graph_optimizations._schedule import ArrayInfo, StaticScheduleFunction
 
 _OPTIONS = ("force_test_define_by_run", "minimize_cache_size", "verbosity_level", "enable_double_backprop")
 # Marks a call signature whose define-by-run code cannot be replayed.
 _DEFINE_BY_RUN = "define-by-run"
+
+
+class ScheduleInfo(NamedTuple):
+    """The call signature a schedule is recorded for (the keys of
+    :attr:`ScheduleManager.schedules`): the training mode, whether backprop is enabled,
+    and the structure, shapes, dtypes and devices of the arguments."""
+
+    train: bool
+    enable_backprop: bool
+    signature: Any
 
 
 class ScheduleManager:
@@ -29,8 +40,9 @@ class ScheduleManager:
     any number of times per iteration without notifying it.
 
     Attributes:
-        schedules: The recorded :class:`StaticScheduleFunction` s by call signature
-            (a signature whose code cannot be replayed maps to ``'define-by-run'``).
+        schedules: The recorded :class:`StaticScheduleFunction` s by
+            :class:`ScheduleInfo` (a signature whose code cannot be replayed maps to
+            ``'define-by-run'``).
     """
 
     def __init__(self, owner: Any = None) -> None:
@@ -180,6 +192,7 @@ class _StaticForward:
                     for a in args
                 ]
             )
+        # A plain tuple looks up the ScheduleInfo keys (equal hashes and equality).
         key = (flags.train, flags.enable_backprop, signature)
         schedule = manager.schedules.get(key)
         if schedule is not None:
@@ -188,10 +201,12 @@ class _StaticForward:
             if schedule.is_valid():
                 if self.verbosity_level >= 2:
                     print(f"{self.where}: replaying {schedule!r}", file=sys.stdout)
+                chain.__dict__["static_schedule"] = schedule
                 return schedule.forward(list(leaves))
         return self._record(chain, manager, key, args, kwargs)
 
     def _record(self, chain: Any, manager: ScheduleManager, key: Any, args: Any, kwargs: Any) -> Any:
+        key = ScheduleInfo(*key)
         leaves: list[Any] = []
         _schedule._flatten((args, kwargs), leaves, arrays_only=True)
         # Lazily initialised parameters draw their values during this call; record the
@@ -220,6 +235,8 @@ class _StaticForward:
         if self.minimize_cache_size:
             manager.schedules.clear()
         manager.schedules[key] = schedule
+        # The schedule in use, under Chainer's name for it.
+        chain.__dict__["static_schedule"] = schedule
         if self.verbosity_level >= 1:
             print(f"{self.where}: recorded a schedule of {len(schedule.steps)} steps", file=sys.stdout)
             if self.verbosity_level >= 2:
@@ -316,4 +333,4 @@ def _decorate(func: Callable[..., Any], options: dict[str, Any]) -> Callable[...
     return forward
 
 
-__all__ = ["ScheduleManager", "static_graph"]
+__all__ = ["ArrayInfo", "ScheduleInfo", "ScheduleManager", "StaticScheduleFunction", "static_graph"]

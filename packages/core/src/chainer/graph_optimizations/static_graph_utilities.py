@@ -59,4 +59,17 @@ def static_code(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-__all__ = ["static_code"]
+def static_forward_optimizations(func: Any, inputs: Any) -> None:
+    """Chainer 7's hook by which a function's forward took part in a static schedule.
+
+    Not implemented here: :func:`~chainer.static_graph` records the functions a chain
+    applies through a function hook and replays the recorded nodes, so a function has
+    nothing to call and no forward optimization to declare.
+    """
+    raise NotImplementedError(
+        "static_forward_optimizations: static_graph records every function through a function hook and "
+        "replays the recorded nodes; functions do not call into the schedule"
+    )
+
+
+__all__ = ["static_code", "static_forward_optimizations"]

@@ -14,9 +14,8 @@ def _to_numpy(x: Any) -> Any:
     if isinstance(x, (numpy.ndarray, numpy.generic)) or numpy.isscalar(x):
         return numpy.asarray(x)
     if isinstance(x, (list, tuple)):
-        # Expected values written as lists (Chainer 7's tests do: [0.3, 0.3, 30, 30]).
-        # Added by the links engineer for optimizers_tests; see the report.
-        return numpy.asarray([_to_numpy(item) for item in x])
+        # Chainer 7.8.1 compared nested lists of numbers too (ChainerMN's tests do).
+        return numpy.asarray([_to_numpy(v) for v in x])
     return backend.cpu().send(x)
 
 

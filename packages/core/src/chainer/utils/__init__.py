@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
+import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 import numpy
 
 from chainer.utils import argument, conv, type_check
+from chainer.utils._collections import collections_abc
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize
 
 # The function replaces the module of the same name as the package attribute (the
 # module stays importable as chainer.utils.experimental).
 from chainer.utils.experimental import experimental
+
+# Likewise: chainer.utils.nondeterministic is the function, as in Chainer.
+from chainer.utils.nondeterministic import nondeterministic
 
 _ndarray = numpy.ndarray
 
@@ -62,6 +70,25 @@ def sum_to(x: Any, shape: tuple[int, ...]) -> Any:
     return y
 
 
+@contextlib.contextmanager
+def tempdir(**kwargs: Any) -> Iterator[str]:
+    """A temporary directory for the block, removed with its contents afterwards.
+
+    Keyword arguments go to :func:`tempfile.mkdtemp` (``suffix``, ``prefix``, ``dir``).
+
+    Example:
+        >>> import os
+        >>> with chainer.utils.tempdir() as path:
+        ...     os.path.isdir(path)
+        True
+    """
+    path = tempfile.mkdtemp(**kwargs)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def _deferred(name: str) -> Any:
     import importlib
 
@@ -84,6 +111,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "collections_abc",
     "experimental",
     "force_array",
     "force_type",
@@ -91,4 +119,5 @@ __all__ = [
     "get_deconv_outsize",
     "size_of_shape",
     "sum_to",
+    "tempdir",
 ]

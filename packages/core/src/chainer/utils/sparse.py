@@ -96,6 +96,11 @@ def get_order(row: Any, col: Any) -> str:
     col = numpy.asarray(backend.cpu().send(col)).astype(numpy.int64)
     if row.shape != col.shape:
         raise ValueError(f"chainer.utils.get_order: row and col must have one shape, got {row.shape} and {col.shape}")
+    if ((row < 0) != (col < 0)).any():
+        raise ValueError(
+            "chainer.utils.get_order: invalid index combination of row and col: a negative (padding) index "
+            "must be negative in both at the same position"
+        )
     valid = (row >= 0) & (col >= 0)
     extent = int(max(row.max(initial=0), col.max(initial=0))) + 1
     if _is_sorted(row * extent + col, valid):

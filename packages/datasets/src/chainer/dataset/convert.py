@@ -100,7 +100,8 @@ def _call_converter(converter: Any, batch: list[Any], device: Any) -> Any:
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        # Chainer 7 passed None explicitly: converters written as f(batch, device) need it.
+        return converter(batch, None)
     if device.xp is numpy:
         return converter(batch, -1)
     gpu = getattr(device, "device", None)
@@ -177,8 +178,12 @@ def _concat_arrays_with_padding(arrays: list[Any], padding: Any, where: str) -> 
     return result
 
 
-def _concat_examples(batch: list[Any], device: Any = None, padding: Any = None) -> Any:
-    """Concatenate a list of examples into arrays (the default converter).
+def concat_examples_func(batch: list[Any], device: Any = None, padding: Any = None) -> Any:
+    """Concatenate a list of examples into arrays (the function behind :data:`concat_examples`).
+
+    :data:`concat_examples`, the default converter, is this function made a
+    :class:`Converter`; call this one directly where the older integer device IDs should
+    not be translated.
 
     Each example is an array, a tuple of arrays or a dict of arrays (scalars and lists
     become NumPy arrays first). The arrays at the same position (or key) of all examples
@@ -251,8 +256,79 @@ def _describe(example: Any) -> str:
     return f"a {type(example).__name__}"
 
 
-concat_examples = _ArbitraryCallableConverter(_concat_examples)
+concat_examples = _ArbitraryCallableConverter(concat_examples_func)
 concat_examples.__name__ = concat_examples.__qualname__ = "concat_examples"
+
+
+def _copy_to_gpu_async(x: numpy.ndarray, stream: Any, cupy: Any) -> tuple[Any, Any]:
+    """Start copying ``x`` to the current GPU on ``stream`` through pinned host memory.
+
+    Returns the GPU array and the pinned memory, which must live until the copy is done.
+    """
+    out = cupy.empty(x.shape, x.dtype)
+    if x.nbytes == 0:
+        return out, None
+    memory = cupy.cuda.alloc_pinned_memory(x.nbytes)
+    staging = numpy.frombuffer(memory, x.dtype, x.size).reshape(x.shape)
+    staging[...] = x
+    out.set(staging, stream=stream)
+    return out, memory
+
+
+class Conveyor:
+    """Interface to handle asynchronous data transfer using double buffering.
+
+    :meth:`put` starts sending an array to ``device`` and returns at once; :meth:`get`
+    returns it there, ready for kernels on the current stream. On a GPU the copy runs on
+    ``stream`` through pinned host memory, so a batch travels while the previous one is
+    computed; on the CPU :meth:`get` simply sends the array.
+
+    Args:
+        device: The destination: a :class:`chainer.backend.Device`, a device specifier
+            or an integer of the older API.
+        stream: The ``cupy.cuda.Stream`` of the copies; ``None`` creates one at the first
+            GPU transfer.
+
+    Example:
+        >>> from chainer.dataset.convert import Conveyor
+        >>> conveyor = Conveyor('@numpy', None)
+        >>> conveyor.put(np.arange(3))
+        >>> conveyor.get()
+        array([0, 1, 2])
+    """
+
+    def __init__(self, device: Any, stream: Any = None) -> None:
+        self.device = backend._get_device_compat(device)
+        self.stream = stream
+        self._in_flight: Any = None
+
+    def put(self, array: Any) -> None:
+        """Start sending ``array`` (a host array) to the device."""
+        if self._in_flight is not None:
+            raise RuntimeError("Conveyor.put: the previous array has not been taken with get() yet")
+        if not isinstance(self.device, backend.GpuDevice) or not isinstance(array, numpy.ndarray):
+            self._in_flight = ("ready", array)
+            return
+        cupy = sys.modules["cupy"]
+        with self.device.device:
+            if self.stream is None:
+                self.stream = cupy.cuda.Stream(non_blocking=True)
+            out, memory = _copy_to_gpu_async(array, self.stream, cupy)
+            self._in_flight = ("copying", (out, memory, self.stream.record()))
+
+    def get(self) -> Any:
+        """The array given to the last :meth:`put`, on the device."""
+        if self._in_flight is None:
+            raise RuntimeError("Conveyor.get: nothing was put")
+        state, value = self._in_flight
+        self._in_flight = None
+        if state == "ready":
+            return to_device(self.device, value)
+        out, _memory, event = value
+        sys.modules["cupy"].cuda.get_current_stream().wait_event(event)
+        # The pinned memory is released only after the copy has finished.
+        event.synchronize()
+        return out
 
 
 class ConcatWithAsyncTransfer(Converter):
@@ -293,11 +369,11 @@ class ConcatWithAsyncTransfer(Converter):
 
     def __call__(self, batch: list[Any], device: Any = None, padding: Any = None) -> Any:
         if device is None:
-            return _concat_examples(batch, None, padding)
+            return concat_examples_func(batch, None, padding)
         target = backend._get_device_compat(device)
         if not isinstance(target, backend.GpuDevice):
-            return _concat_examples(batch, target, padding)
-        host = _concat_examples(batch, None, padding)
+            return concat_examples_func(batch, target, padding)
+        host = concat_examples_func(batch, None, padding)
         cupy = sys.modules["cupy"]
         with target.device:
             if self._stream is None:
@@ -319,12 +395,7 @@ class ConcatWithAsyncTransfer(Converter):
             return {k: self._send(v, cupy) for k, v in x.items()}
         if not isinstance(x, numpy.ndarray):
             return x
-        out = cupy.empty(x.shape, x.dtype)
-        if x.nbytes == 0:
-            return out
-        memory = cupy.cuda.alloc_pinned_memory(x.nbytes)
-        staging = numpy.frombuffer(memory, x.dtype, x.size).reshape(x.shape)
-        staging[...] = x
-        out.set(staging, stream=self._stream)
-        self._staging.append(memory)
+        out, memory = _copy_to_gpu_async(x, self._stream, cupy)
+        if memory is not None:
+            self._staging.append(memory)
         return out

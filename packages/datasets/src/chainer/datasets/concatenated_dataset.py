@@ -16,7 +16,7 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
     from the second, and so on.
 
     Args:
-        datasets: The base datasets (at least one).
+        datasets: The base datasets; none gives an empty dataset.
 
     Example:
         >>> from chainer.datasets import ConcatenatedDataset
@@ -26,13 +26,11 @@ class ConcatenatedDataset(dataset_mixin.DatasetMixin):
     """
 
     def __init__(self, *datasets: Any) -> None:
-        if not datasets:
-            raise ValueError("ConcatenatedDataset: no datasets are given")
         self._datasets = datasets
         self._ends = list(itertools.accumulate(len(d) for d in datasets))
 
     def __len__(self) -> int:
-        return self._ends[-1]
+        return self._ends[-1] if self._ends else 0
 
     def get_example(self, i: int) -> Any:
         i = dataset_mixin.normalize_index(self, i, len(self))

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer.datasets import _mnist_format
+from chainer.datasets import _mnist_helper
 
 _LABELS = (
     "T-shirt/top",
@@ -49,4 +49,4 @@ def get_fashion_mnist(
         ``(train, test)``: 60,000 and 10,000 examples.
     """
     options = (withlabel, ndim, scale, dtype, label_dtype, rgb_format)
-    return _mnist_format.get("get_fashion_mnist", "fashion-mnist", "pfnet/chainer/fashion-mnist", *options)
+    return _mnist_helper.get("get_fashion_mnist", "fashion-mnist", "pfnet/chainer/fashion-mnist", *options)

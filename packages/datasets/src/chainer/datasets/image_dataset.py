@@ -7,6 +7,7 @@ images, not rescaled). A grayscale image has one channel.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import threading
@@ -19,8 +20,20 @@ import numpy
 import chainer
 from chainer.dataset import dataset_mixin
 
+#: Whether Pillow, which reads the images, is installed (it is a dependency of
+#: chainer-datasets; found without importing it, to keep ``import chainer.datasets`` light).
+available: bool = importlib.util.find_spec("PIL") is not None
+
+
+def _check_pillow_availability() -> None:
+    if not available:
+        raise ImportError(
+            "the image datasets of chainer.datasets read images with Pillow, which is not installed: pip install pillow"
+        )
+
 
 def _read_image_as_array(source: Any, dtype: numpy.dtype, where: str, name: str) -> numpy.ndarray:
+    _check_pillow_availability()
     from PIL import Image
 
     try:

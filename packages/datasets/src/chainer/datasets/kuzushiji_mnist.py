@@ -6,20 +6,20 @@ from typing import Any
 
 import numpy
 
-from chainer.datasets import _mnist_format
+from chainer.datasets import _mnist_helper
 
-# (romanisation, Unicode code point) by label, as in the data set's class map.
+# (romanisation, character) by label, as in the data set's class map (code points U+304A ...).
 _LABELS = (
-    ("o", "U+304A"),
-    ("ki", "U+304D"),
-    ("su", "U+3059"),
-    ("tsu", "U+3064"),
-    ("na", "U+306A"),
-    ("ha", "U+306F"),
-    ("ma", "U+307E"),
-    ("ya", "U+3084"),
-    ("re", "U+308C"),
-    ("wo", "U+3092"),
+    ("o", "\u304a"),
+    ("ki", "\u304d"),
+    ("su", "\u3059"),
+    ("tsu", "\u3064"),
+    ("na", "\u306a"),
+    ("ha", "\u306f"),
+    ("ma", "\u307e"),
+    ("ya", "\u3084"),
+    ("re", "\u308c"),
+    ("wo", "\u3092"),
 )
 
 
@@ -27,7 +27,7 @@ def get_kuzushiji_mnist_labels() -> list[tuple[str, str]]:
     """Provides a list of labels for the Kuzushiji-MNIST dataset.
 
     Returns:
-        One ``(romaji, code point)`` tuple per label, e.g. ``('o', 'U+304A')`` for
+        One ``(romaji, character)`` tuple per label, e.g. ``('o', 'お')`` (U+304A) for
         label 0.
     """
     return list(_LABELS)
@@ -51,4 +51,4 @@ def get_kuzushiji_mnist(
         ``(train, test)``: 60,000 and 10,000 examples.
     """
     options = (withlabel, ndim, scale, dtype, label_dtype, rgb_format)
-    return _mnist_format.get("get_kuzushiji_mnist", "kuzushiji-mnist", "pfnet/chainer/kuzushiji_mnist", *options)
+    return _mnist_helper.get("get_kuzushiji_mnist", "kuzushiji-mnist", "pfnet/chainer/kuzushiji_mnist", *options)

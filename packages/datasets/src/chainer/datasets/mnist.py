@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer.datasets import _mnist_format
+from chainer.datasets import _mnist_helper
 
 
 def get_mnist(
@@ -44,6 +44,6 @@ def get_mnist(
         >>> x.shape, x.dtype, int(t)  # doctest: +SKIP
         ((784,), dtype('float32'), 5)
     """
-    return _mnist_format.get(
+    return _mnist_helper.get(
         "get_mnist", "mnist", "pfnet/chainer/mnist", withlabel, ndim, scale, dtype, label_dtype, rgb_format
     )

@@ -11,6 +11,7 @@ import os
 import pickle
 import tempfile
 import threading
+import weakref
 from typing import IO, Any
 
 from chainer.dataset import dataset_mixin
@@ -66,6 +67,20 @@ class PickleDatasetWriter:
             self.close()
 
 
+# Datasets whose reader is told about a fork in the child (a weak set: a dataset that
+# is gone needs nothing, and os.register_at_fork cannot unregister).
+_open_datasets: weakref.WeakSet[PickleDataset] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for dataset in list(_open_datasets):
+        dataset._after_fork()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 class PickleDataset(dataset_mixin.DatasetMixin):
     """Dataset stored in a storage using pickle.
 
@@ -77,7 +92,9 @@ class PickleDataset(dataset_mixin.DatasetMixin):
 
     Args:
         reader: A binary, seekable file object (see :func:`open_pickle_dataset`, which
-            also makes the dataset usable from ``MultiprocessIterator`` workers).
+            also makes the dataset usable from ``MultiprocessIterator`` workers). If it
+            has an ``after_fork()`` method, a forked child process calls it before using
+            the dataset.
     """
 
     def __init__(self, reader: IO[bytes]) -> None:
@@ -94,6 +111,14 @@ class PickleDataset(dataset_mixin.DatasetMixin):
             except EOFError:
                 break
             self._positions.append(position)
+        _open_datasets.add(self)
+
+    def _after_fork(self) -> None:
+        # A lock held by another thread at the fork would never be released here.
+        self._lock = threading.Lock()
+        after_fork = getattr(self._reader, "after_fork", None)
+        if after_fork is not None:
+            after_fork()
 
     def __len__(self) -> int:
         return len(self._positions)
@@ -106,6 +131,7 @@ class PickleDataset(dataset_mixin.DatasetMixin):
 
     def close(self) -> None:
         """Close the underlying file."""
+        _open_datasets.discard(self)
         self._reader.close()
 
     def __enter__(self) -> PickleDataset:
@@ -122,43 +148,47 @@ class PickleDataset(dataset_mixin.DatasetMixin):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+        _open_datasets.add(self)
 
 
-class _ReopeningReader:
-    """A read-only file that reopens itself in a new process and pickles as its path."""
+class _FileReader:
+    """A read-only binary file that :func:`open_pickle_dataset` reads through.
+
+    A forked process gets its own file (:meth:`after_fork`), so that processes do not
+    move one shared file position under each other; it pickles as its path and is
+    reopened on unpickling (a spawned worker).
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._pid = os.getpid()
         self._file = open(path, "rb")
 
-    def _current(self) -> IO[bytes]:
-        if self._pid != os.getpid():
-            self._file = open(self.path, "rb")
-            self._pid = os.getpid()
-        return self._file
-
     def read(self, *args: Any) -> bytes:
-        return self._current().read(*args)
+        return self._file.read(*args)
 
     def readline(self, *args: Any) -> bytes:
-        return self._current().readline(*args)
+        return self._file.readline(*args)
 
     def readinto(self, buffer: Any) -> int:
-        return self._current().readinto(buffer)  # type: ignore[attr-defined]
+        return self._file.readinto(buffer)  # type: ignore[attr-defined]
 
     def peek(self, *args: Any) -> bytes:
-        return self._current().peek(*args)  # type: ignore[attr-defined]
+        return self._file.peek(*args)  # type: ignore[attr-defined]
 
     def seek(self, *args: Any) -> int:
-        return self._current().seek(*args)
+        return self._file.seek(*args)
 
     def tell(self) -> int:
-        return self._current().tell()
+        return self._file.tell()
 
     def close(self) -> None:
-        if self._pid == os.getpid():
-            self._file.close()
+        self._file.close()
+
+    def after_fork(self) -> None:
+        """Reopen the file in a forked process (the inherited one shares its position
+        with the parent's)."""
+        self._file.close()
+        self._file = open(self.path, "rb")
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path}
@@ -206,7 +236,7 @@ def open_pickle_dataset(path: str) -> PickleDataset:
     Returns:
         A :class:`PickleDataset`; close it (or use ``with``) when done.
     """
-    reader = _ReopeningReader(os.fspath(path))
+    reader = _FileReader(os.fspath(path))
     try:
         return PickleDataset(reader)  # type: ignore[arg-type]
     except BaseException:

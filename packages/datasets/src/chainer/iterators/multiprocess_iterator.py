@@ -162,6 +162,7 @@ class MultiprocessIterator(_state.StatefulIterator):
         self._segment: _worker_pool.SharedSegment | None = None
         self._largest_buffer = 0
         self._planned: _state.State  # the state after the batches in flight
+        self._finalized = False
         self.reset()
 
     # ------------------------------------------------------------------ scheduling
@@ -319,16 +320,43 @@ class MultiprocessIterator(_state.StatefulIterator):
     # ------------------------------------------------------------------ the rest
 
     def reset(self) -> None:
-        """Go back to the start of the first epoch (with a new order if shuffling)."""
+        """Go back to the start of the first epoch (with a new order if shuffling).
+
+        Raises:
+            NotImplementedError: The iterator has been finalized (as in Chainer 7).
+        """
+        if self._finalized:
+            raise NotImplementedError(
+                "MultiprocessIterator: reset() after finalize() is not supported; create a new iterator"
+            )
         self._set_state(self._planner.initial())
 
     def finalize(self) -> None:
         """Stop the workers and release the shared memory. The iterator starts new
-        workers if it is used again."""
+        workers if it is used again, but cannot be :meth:`reset`."""
         self._discard()
         self._planned = self._state
         self._segment = None
         self._resources.close()
+        self._finalized = True
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The workers, pipes and shared memory stay with this process; a copy starts
+        # its own at its first batch, from the position of the last batch returned.
+        state = self.__dict__.copy()
+        for name in ("_resources", "_finalizer", "_pending", "_by_id", "_ids", "_segment"):
+            del state[name]
+        state["_planned"] = self._state
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._resources = _Resources()
+        self._finalizer = weakref.finalize(self, self._resources.close)
+        self._pending = collections.deque()
+        self._by_id = {}
+        self._ids = itertools.count()
+        self._segment = None
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the state (the keys of :class:`SerialIterator`)."""

@@ -15,7 +15,8 @@ name                      CPU   GPU   notes
 ========================  ====  ====  ====================================================
 
 The default, ``'pure_nccl'``, needs a GPU: on a CPU-only machine pass ``'naive'`` or
-``'flat'``.
+``'flat'``. Every communicator needs an MPI library; where mpi4py cannot load one,
+creating a communicator raises :class:`MpiUnavailableError`, which says what to install.
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import plugins
-from chainermn.communicators._base import CommunicatorBase
-from chainermn.communicators._cpu_communicators import DummyCommunicator, FlatCommunicator, NaiveCommunicator
-from chainermn.communicators._mpi_communicator import MpiCommunicatorBase
-from chainermn.communicators._nccl_communicators import (
-    NcclUnavailableError,
-    NonCudaAwareCommunicator,
-    PureNcclCommunicator,
-)
+from chainermn._mpi import MpiUnavailableError
+from chainermn.communicators.communicator_base import CommunicatorBase
+from chainermn.communicators.dummy_communicator import DummyCommunicator
+from chainermn.communicators.flat_communicator import FlatCommunicator
+from chainermn.communicators.mpi_communicator_base import MpiCommunicatorBase
+from chainermn.communicators.naive_communicator import NaiveCommunicator
+from chainermn.communicators.non_cuda_aware_communicator import NonCudaAwareCommunicator
+from chainermn.communicators.pure_nccl_communicator import PureNcclCommunicator
+from chainermn.nccl import NcclUnavailableError
 
 _BUILTIN: dict[str, type] = {
     "naive": NaiveCommunicator,
@@ -89,7 +91,10 @@ def create_communicator(communicator_name: str = "pure_nccl", mpi_comm: Any = No
             registered by a plugin. On a CPU-only machine pass ``'naive'`` or ``'flat'``.
         mpi_comm: An mpi4py communicator (default ``MPI.COMM_WORLD``).
         **kwargs: Options of the communicator; ``allreduce_grad_dtype`` and
-            ``batched_copy`` belong to ``'pure_nccl'``.
+            ``batched_copy`` belong to ``'pure_nccl'`` (and ``'non_cuda_aware'``).
+            ``'pure_nccl'`` exchanges the gradients in ``allreduce_grad_dtype`` or, when
+            it is ``None``, in the dtype of ``chainer.config.dtype`` (float16 for
+            ``chainer.mixed16``); the MPI communicators sum float16 in float32.
 
     Returns:
         The communicator (a :class:`CommunicatorBase`).
@@ -117,6 +122,7 @@ __all__ = [
     "DummyCommunicator",
     "FlatCommunicator",
     "MpiCommunicatorBase",
+    "MpiUnavailableError",
     "NaiveCommunicator",
     "NcclUnavailableError",
     "NonCudaAwareCommunicator",

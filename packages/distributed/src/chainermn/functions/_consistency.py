@@ -1,4 +1,5 @@
-"""Argument errors of the collective functions, raised on every process.
+"""What keeps the processes of the communication functions in step: argument errors
+raised on every process, and backward passes that run on every process.
 
 A collective whose arguments are wrong on one process must fail on all of them: if only
 that process raised, the others would wait in the collective forever. So each wrapper
@@ -16,15 +17,28 @@ import chainer
 _TYPES: dict[str, type[Exception]] = {"TypeError": TypeError, "ValueError": ValueError}
 
 
+def requiring_grad(x: chainer.Variable) -> chainer.Variable:
+    """``x``, or a variable of its array that requires a gradient when ``x`` does not.
+
+    The backward of a communication function exchanges gradients with other processes,
+    which take part whatever this process's inputs are: the node must run its backward
+    even where no input needs a gradient (an array sent as is), or the peer's message
+    would never be received (or the collective never joined). The gradient of the
+    wrapper is dropped.
+    """
+    return x if x.requires_grad else chainer.Variable(x.array, requires_grad=True)
+
+
 def as_input(x: Any, what: str) -> chainer.Variable:
-    """``x`` as a Variable holding an array, or a TypeError naming ``what``."""
+    """``x`` as a Variable holding an array and requiring a gradient (see
+    :func:`requiring_grad`), or a TypeError naming ``what``."""
     if isinstance(x, chainer.Variable):
         if x.array is None:
             raise TypeError(f"{what} must hold an array, got a chainer.Variable without data")
-        return x
+        return requiring_grad(x)
     if x is not None:
         try:
-            return chainer.as_variable(x)
+            return requiring_grad(chainer.as_variable(x))
         except TypeError:
             pass
     raise TypeError(f"{what} must be a chainer.Variable or an array, got {type(x).__name__}")

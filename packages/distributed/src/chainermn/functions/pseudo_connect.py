@@ -27,7 +27,7 @@ class PseudoConnect(function_node.FunctionNode):
         return tuple(grads)
 
 
-def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> Any:
+def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> tuple[chainer.Variable, ...]:
     """Connect independent connected graph components.
 
     Returns variables equal to ``actual_variables`` whose backprop also reaches
@@ -36,29 +36,28 @@ def pseudo_connect(delegate_variable: Any, *actual_variables: Any) -> Any:
 
     Args:
         delegate_variable: The variable to keep reachable (``None``: nothing to connect).
-        *actual_variables: The variables to return.
+        *actual_variables: The variables (or arrays) to return.
 
     Returns:
-        One variable, or a tuple when several were given.
+        A tuple of variables, one per actual variable (also for a single one, as in
+        Chainer 7.8.1).
 
     Example:
         >>> phi1 = chainermn.functions.send(z1, comm, rank=1)  # doctest: +SKIP
         >>> phi2 = chainermn.functions.send(z2, comm, rank=1)  # doctest: +SKIP
-        >>> psi = chainermn.functions.pseudo_connect(phi1, phi2)  # doctest: +SKIP
+        >>> (psi,) = chainermn.functions.pseudo_connect(phi1, phi2)  # doctest: +SKIP
     """
     if not actual_variables:
         raise ValueError("chainermn.functions.pseudo_connect: give at least one actual variable")
     if delegate_variable is None:
-        actual = [chainer.as_variable(v) for v in actual_variables]
-        return actual[0] if len(actual) == 1 else tuple(actual)
+        return tuple(chainer.as_variable(v) for v in actual_variables)
     if not isinstance(delegate_variable, chainer.Variable):
         raise TypeError(
             "chainermn.functions.pseudo_connect: delegate_variable must be a chainer.Variable, "
             f"got {type(delegate_variable).__name__}"
         )
     actual = [chainer.as_variable(v) for v in actual_variables]
-    ys = PseudoConnect().apply((delegate_variable, *actual))
-    return ys[0] if len(ys) == 1 else ys
+    return PseudoConnect().apply((delegate_variable, *actual))
 
 
 __all__ = ["pseudo_connect"]

@@ -9,7 +9,7 @@ from typing import Any
 import numpy
 
 import chainer
-from chainermn.links import _batch_normalization
+from chainermn.links import batch_normalization
 
 
 def _batch_normalization_class() -> Any:
@@ -25,7 +25,7 @@ def _convert(bn: Any, comm: Any, communication_backend: str) -> Any:
     gamma = getattr(bn, "gamma", None)
     beta = getattr(bn, "beta", None)
     size = bn.avg_mean.shape
-    mnbn = _batch_normalization.MultiNodeBatchNormalization(
+    mnbn = batch_normalization.MultiNodeBatchNormalization(
         size,
         comm,
         decay=bn.decay,

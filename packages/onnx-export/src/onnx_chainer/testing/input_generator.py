@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-__all__ = ["increasing", "nonzero_increasing", "positive_increasing"]
+__all__ = ["increasing", "nonzero_increasing", "positive_increasing", "shaped_range"]
 
 
 def _shape(shape: tuple[Any, ...], where: str) -> tuple[int, ...]:
@@ -19,6 +19,15 @@ def _shape(shape: tuple[Any, ...], where: str) -> tuple[int, ...]:
                 f"onnx_chainer.testing.input_generator.{where}: the shape must be non-negative ints, got {shape}"
             )
     return tuple(int(d) for d in shape)
+
+
+def _increasing_impl(*shape: Any, dtype: Any = numpy.float32, negative: bool = True, bias: float = 0) -> numpy.ndarray:
+    """Evenly spaced values in C order: from ``-1`` to ``1`` (``negative``) or from ``0``
+    to ``1``, plus ``bias``."""
+    shape = _shape(shape, "increasing")
+    size = int(numpy.prod(shape, dtype=numpy.int64))
+    low = -1.0 if negative else 0.0
+    return (numpy.linspace(low, 1.0, num=size) + bias).reshape(shape).astype(dtype)
 
 
 def increasing(*shape: Any, dtype: Any = numpy.float32) -> numpy.ndarray:
@@ -36,9 +45,7 @@ def increasing(*shape: Any, dtype: Any = numpy.float32) -> numpy.ndarray:
         array([[-1. , -0.6, -0.2],
                [ 0.2,  0.6,  1. ]], dtype=float32)
     """
-    shape = _shape(shape, "increasing")
-    size = int(numpy.prod(shape, dtype=numpy.int64))
-    return numpy.linspace(-1.0, 1.0, num=size).reshape(shape).astype(dtype)
+    return _increasing_impl(*shape, dtype=dtype)
 
 
 def nonzero_increasing(*shape: Any, dtype: Any = numpy.float32, bias: float = 1e-7) -> numpy.ndarray:
@@ -57,6 +64,17 @@ def positive_increasing(*shape: Any, dtype: Any = numpy.float32, bias: float = 1
 
     The values go evenly from ``bias`` to ``1 + bias`` (for Log, Sqrt, Pow...).
     """
-    shape = _shape(shape, "positive_increasing")
-    size = int(numpy.prod(shape, dtype=numpy.int64))
-    return (numpy.linspace(0.0, 1.0, num=size) + bias).reshape(shape).astype(dtype)
+    return _increasing_impl(*shape, dtype=dtype, negative=False, bias=bias)
+
+
+def shaped_range(*shape: Any, dtype: Any = numpy.float32) -> numpy.ndarray:
+    """``0, 1, 2, ...`` in C order, of the given shape.
+
+    Example:
+        >>> from onnx_chainer.testing.input_generator import shaped_range
+        >>> shaped_range(2, 3)
+        array([[0., 1., 2.],
+               [3., 4., 5.]], dtype=float32)
+    """
+    shape = _shape(shape, "shaped_range")
+    return numpy.arange(int(numpy.prod(shape, dtype=numpy.int64))).reshape(shape).astype(dtype)

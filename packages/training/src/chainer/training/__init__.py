@@ -15,6 +15,7 @@ This is the ``chainer-training`` distribution. Typical use::
 # chainer.training.extensions is imported here too (as in Chainer 7), after the names
 # above: extensions import chainer.training.extension and the triggers.
 from chainer.training import (
+    _updater,
     extension,
     extensions,
     trainer,
@@ -22,7 +23,9 @@ from chainer.training import (
     triggers,
     updater,
     updaters,
+    util,
 )
+from chainer.training._updater import Updater
 from chainer.training._version import __version__
 from chainer.training.extension import (
     PRIORITY_EDITOR,
@@ -33,9 +36,8 @@ from chainer.training.extension import (
     make_extension,
 )
 from chainer.training.trainer import Trainer
-from chainer.training.trigger import get_trigger
-from chainer.training.updater import Updater
 from chainer.training.updaters import MultiprocessParallelUpdater, ParallelUpdater, StandardUpdater
+from chainer.training.util import get_trigger
 
 __all__ = [
     "PRIORITY_EDITOR",

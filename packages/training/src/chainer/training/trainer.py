@@ -16,7 +16,7 @@ import numpy
 from chainer import reporter as reporter_module
 from chainer.training import _util
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 
 class _ExtensionEntry(NamedTuple):
@@ -87,7 +87,7 @@ class Trainer:
         if not isinstance(out, (str, os.PathLike)):
             raise TypeError(f"Trainer: out must be a path, got {type(out).__name__}")
         self.updater = updater
-        self.stop_trigger = trigger_module.get_trigger(stop_trigger)
+        self.stop_trigger = training_util.get_trigger(stop_trigger)
         self.observation: dict[str, Any] = {}
         self.out = os.fspath(out)
 
@@ -139,12 +139,15 @@ class Trainer:
                 trainer (see :func:`~chainer.training.make_extension`).
             name: Its name; by default ``extension.name``, ``extension.default_name`` or
                 its ``__name__``. A name already used gets a suffix ``_1``, ``_2``...
-                ``'training'`` is reserved.
+                ``'training'`` is reserved. A name should be a str (it names the
+                extension in snapshots and reports); other hashable names are accepted
+                as Chainer 7 did.
             trigger: When to call it: ``(period, unit)`` or a trigger; by default the
                 extension's ``trigger`` attribute, or every iteration.
             priority: Its priority; by default the extension's ``priority`` attribute,
                 or :data:`~chainer.training.PRIORITY_READER`.
-            call_before_training: Also call it once before the first iteration.
+            call_before_training: Also call it once before the first iteration (not when
+                a run resumes from a snapshot taken after it).
 
         Example:
             >>> from chainer import training
@@ -180,18 +183,18 @@ class Trainer:
                             f"Trainer.extend: no name given for the extension {extension!r} and it has no "
                             "name, default_name or __name__ attribute"
                         )
-        if not isinstance(name, str):
-            raise TypeError(f"Trainer.extend: the name must be a str, got {type(name).__name__}")
+        try:
+            hash(name)
+        except TypeError:
+            raise TypeError(f"Trainer.extend: the name must be hashable (a str), got {type(name).__name__}") from None
         if name == "training":
             raise ValueError('Trainer.extend: the name "training" is reserved and cannot name an extension')
 
         if trigger is None:
             trigger = getattr(extension, "trigger", extension_module.Extension.trigger)
-        trigger = trigger_module.get_trigger(trigger)
+        trigger = training_util.get_trigger(trigger)
         if priority is None:
             priority = getattr(extension, "priority", extension_module.PRIORITY_READER)
-        if not isinstance(priority, (int, numpy.integer)) or isinstance(priority, bool):
-            raise TypeError(f"Trainer.extend: priority must be an int, got {type(priority).__name__}")
 
         modified_name = name
         ordinal = 0
@@ -202,7 +205,9 @@ class Trainer:
             extension.name = modified_name
         except AttributeError:  # e.g. a bound method: it is registered all the same
             pass
-        self._extensions[modified_name] = _ExtensionEntry(extension, int(priority), trigger, bool(call_before_training))
+        # The priority is checked when the loop sorts the extensions (run()): Chainer 7
+        # registered any value, and tests register mocks that never run.
+        self._extensions[modified_name] = _ExtensionEntry(extension, priority, trigger, bool(call_before_training))
 
     def get_extension(self, name: str) -> Any:
         """Return the extension registered under ``name``.
@@ -218,6 +223,11 @@ class Trainer:
         return entry.extension
 
     def _sorted_extensions(self) -> list[tuple[str, _ExtensionEntry]]:
+        for name, entry in self._extensions.items():
+            if not isinstance(entry.priority, (int, numpy.integer)) or isinstance(entry.priority, bool):
+                raise TypeError(
+                    f"Trainer.run: the priority of extension {name!r} must be an int, got {type(entry.priority).__name__}"
+                )
         # sorted() is stable: equal priorities keep the order of registration.
         return sorted(self._extensions.items(), key=lambda item: item[1].priority, reverse=True)
 
@@ -257,11 +267,13 @@ class Trainer:
         update = self.updater.update
         stop_trigger = self.stop_trigger
         try:
-            self.observation = {}
-            with reporter.scope(self.observation):
-                for _, entry in extensions:
-                    if entry.call_before_training:
-                        entry.extension(self)
+            # Only a run that starts from scratch: a resumed run has called them already.
+            if self.is_before_training:
+                self.observation = {}
+                with reporter.scope(self.observation):
+                    for _, entry in extensions:
+                        if entry.call_before_training:
+                            entry.extension(self)
 
             while not stop_trigger(self):
                 self.observation = {}

@@ -31,9 +31,23 @@ class ClippedReLU(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = self.get_retained_inputs()[0].array
-        # The derivative is 1 strictly inside (0, z) and 0 elsewhere (kinks taken as 0).
-        mask = (x > 0) & (x < self.cap)
-        return _elementwise.ScaleByConstant(mask, f"{self._label}Grad").apply(grad_outputs)
+        return ClippedReLUGrad2(x, self.cap, f"{self._label}Grad").apply(grad_outputs)
+
+
+class ClippedReLUGrad2(_elementwise.ScaleByConstant):
+    """``gx = gy`` where ``0 < x < z``, 0 elsewhere (the kinks taken as 0), from the input
+    ``x`` of the clipped ReLU. Linear in ``gy``, so its gradient is itself."""
+
+    def __init__(self, x: Any, z: float, label: str = "ClippedReLUGrad2") -> None:
+        super().__init__((x > 0) & (x < z), label)
+
+
+class ClippedReLUGrad3(_elementwise.ScaleByConstant):
+    """:class:`ClippedReLUGrad2` from the output ``y = clip(x, 0, z)`` instead of the
+    input: ``0 < y < z`` exactly where ``0 < x < z``."""
+
+    def __init__(self, y: Any, z: float, label: str = "ClippedReLUGrad3") -> None:
+        super().__init__((y > 0) & (y < z), label)
 
 
 def clipped_relu(x: Any, z: float = 20.0) -> variable.Variable:
@@ -53,4 +67,20 @@ def clipped_relu(x: Any, z: float = 20.0) -> variable.Variable:
     return ClippedReLU(z).apply((x,))[0]
 
 
-__all__ = ["clipped_relu"]
+def relu6(x: Any) -> variable.Variable:
+    """Rectified linear unit clipped at 6, :math:`\\min(\\max(0, x), 6)`.
+
+    Args:
+        x: Input variable of a floating dtype.
+
+    Returns:
+        Output variable of the shape and dtype of ``x``.
+
+    Example:
+        >>> F.relu6(np.array([-1., 3., 8.], 'f')).array
+        array([0., 3., 6.], dtype=float32)
+    """
+    return ClippedReLU(6.0, label="ReLU6").apply((x,))[0]
+
+
+__all__ = ["clipped_relu", "relu6"]

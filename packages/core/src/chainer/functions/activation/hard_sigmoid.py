@@ -28,9 +28,15 @@ class HardSigmoid(function_node.FunctionNode):
         return (utils.force_array(xp.clip(x * t(0.2) + t(0.5), t(0), t(1)), x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        x = self.get_retained_inputs()[0].array
-        slope = ((x > -2.5) & (x < 2.5)) * x.dtype.type(0.2)
-        return _elementwise.ScaleByConstant(slope, "HardSigmoidGrad").apply(grad_outputs)
+        return HardSigmoidGrad(self.get_retained_inputs()[0].array).apply(grad_outputs)
+
+
+class HardSigmoidGrad(_elementwise.ScaleByConstant):
+    """``gx = 0.2 gy`` where ``-2.5 < x < 2.5``, 0 elsewhere, from the input ``x`` of the
+    hard sigmoid. Linear in ``gy``, so its gradient is itself."""
+
+    def __init__(self, x: Any) -> None:
+        super().__init__(((x > -2.5) & (x < 2.5)) * x.dtype.type(0.2), "HardSigmoidGrad")
 
 
 def hard_sigmoid(x: Any) -> variable.Variable:

@@ -8,14 +8,17 @@ from chainer import backend, function_node, utils, variable
 from chainer.functions.activation import _elementwise, softmax
 
 
-def _logsumexp(x: Any, axis: int) -> Any:
+def logsumexp(x: Any, axis: Any) -> Any:
+    """``log(sum(exp(x), axis, keepdims=True))`` of a raw array, shifted by the maximum so
+    that it neither overflows nor underflows."""
     xp = backend.get_array_module(x)
     m = x.max(axis=axis, keepdims=True)
     return m + xp.log(xp.exp(x - m).sum(axis=axis, keepdims=True))
 
 
-class _LogSoftmaxGrad(function_node.FunctionNode):
-    """:math:`g_x = g_y - e^{y} \\sum g_y`, the sum taken along ``axis``."""
+class LogSoftmaxGrad(function_node.FunctionNode):
+    """:math:`g_x = g_y - e^{y} \\sum g_y` from ``(y, gy)``, ``y`` the log-softmax
+    output, the sum taken along ``axis``."""
 
     _label = "LogSoftmaxGrad"
 
@@ -48,7 +51,7 @@ class _LogSoftmaxGrad(function_node.FunctionNode):
 class LogSoftmax(softmax.SoftmaxBase):
     """:math:`y_i = x_i - \\log \\sum_j e^{x_j}` along ``axis``."""
 
-    _grad_class = _LogSoftmaxGrad
+    _grad_class = LogSoftmaxGrad
 
     def __init__(self, axis: int = 1) -> None:
         self.axis = _elementwise.check_axis(axis, "chainer.functions.log_softmax")
@@ -56,7 +59,7 @@ class LogSoftmax(softmax.SoftmaxBase):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))
         x = inputs[0]
-        return (utils.force_array(x - _logsumexp(x, self.axis), x.dtype),)
+        return (utils.force_array(x - logsumexp(x, self.axis), x.dtype),)
 
 
 def log_softmax(x: Any, axis: int = 1) -> variable.Variable:

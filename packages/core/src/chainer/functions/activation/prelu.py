@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _composite
 from chainer.utils import type_check
 
 
@@ -38,22 +39,34 @@ class PReLUFunction(function_node.FunctionNode):
         return (utils.force_array(xp.where(x >= 0, x, x * W.reshape(_expand(W, x.ndim))), x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import reshape
-        from chainer.functions.math import sum as sum_module
-
         x, W = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        negative = (x.array < 0).astype(x.dtype)
-        result: list[Any] = []
-        for index in indexes:
-            if index == 0:
-                # The slope is 1 where x >= 0 and W where x < 0.
-                w = reshape.reshape(W, _expand(W, x.ndim))
-                result.append(gy * ((1 - negative) + w * negative))
-            else:
-                axes = (0,) + tuple(range(1 + W.ndim, x.ndim))
-                result.append(sum_module.sum(gy * x * negative, axis=axes))
-        return tuple(result)
+        return _grads(x, W, grad_outputs[0], indexes)
+
+
+def _grads(x: Any, W: Any, gy: Any, indexes: tuple[int, ...]) -> tuple[Any, ...]:
+    """The gradients of the PReLU with respect to ``x`` (0) and ``W`` (1) that
+    ``indexes`` asks for, written with differentiable functions."""
+    from chainer.functions.array import reshape
+    from chainer.functions.math import sum as sum_module
+
+    negative = (variable.as_array(x) < 0).astype(x.dtype)
+    result: list[Any] = []
+    for index in indexes:
+        if index == 0:
+            # The slope is 1 where x >= 0 and W where x < 0.
+            w = reshape.reshape(W, _expand(W, x.ndim))
+            result.append(gy * ((1 - negative) + w * negative))
+        else:
+            axes = (0,) + tuple(range(1 + W.ndim, x.ndim))
+            result.append(sum_module.sum(gy * x * negative, axis=axes))
+    return tuple(result)
+
+
+class PReLUFunctionGrad(_composite.CompositeNode):
+    """The gradients ``(gx, gW)`` of the PReLU from ``(x, W, gy)``; differentiable again."""
+
+    def composite(self, x: Any, W: Any, gy: Any) -> tuple[Any, ...]:
+        return _grads(x, W, gy, (0, 1))
 
 
 def prelu(x: Any, W: Any) -> variable.Variable:

@@ -31,10 +31,10 @@ class ReLU(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (y,) = self.get_retained_outputs()
-        return ReLUGrad(y.array).apply(grad_outputs)
+        return ReLUGrad2(y.array).apply(grad_outputs)
 
 
-class ReLUGrad(function_node.FunctionNode):
+class ReLUGrad2(function_node.FunctionNode):
     """Pass gradients where the ReLU output ``y`` is positive. Linear in ``gy``, so its
     own gradient is the same function of ``y``."""
 
@@ -54,7 +54,15 @@ class ReLUGrad(function_node.FunctionNode):
         return (_gpu_kernels.relu_grad(self._y, inputs[0]),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return ReLUGrad(self._y).apply(grad_outputs)
+        return ReLUGrad2(self._y).apply(grad_outputs)
+
+
+class ReLUGradCudnn(ReLUGrad2):
+    """The name of Chainer's cuDNN gradient node of the ReLU. CuPy 14 has no cuDNN, so
+    it is :class:`ReLUGrad2` (from the output ``y``; the input ``x`` is not needed)."""
+
+    def __init__(self, x: Any, y: Any) -> None:
+        super().__init__(y)
 
 
 def relu(x: Any) -> variable.Variable:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _composite
 from chainer.utils import type_check
 
 
@@ -13,6 +16,9 @@ class Softplus(function_node.FunctionNode):
     """:math:`\\frac{1}{\\beta} \\log(1 + e^{\\beta x})`."""
 
     def __init__(self, beta: float) -> None:
+        if isinstance(beta, numpy.ndarray) and beta.ndim == 0 and beta.dtype.kind in "iuf":
+            # A 0-dimensional array is a number too (Chainer takes one).
+            beta = beta.item()
         if not isinstance(beta, numbers.Real) or isinstance(beta, bool) or beta == 0:
             raise ValueError(f"chainer.functions.softplus: beta must be a nonzero real number, got {beta!r}")
         self.beta = float(beta)
@@ -35,10 +41,29 @@ class Softplus(function_node.FunctionNode):
         return (utils.force_array(y, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.activation import sigmoid
-
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sigmoid.sigmoid(x * self.beta),)
+        return (_grad(x, grad_outputs[0], self.beta),)
+
+
+def _grad(x: Any, gy: Any, beta: float) -> Any:
+    from chainer.functions.activation import sigmoid
+
+    return gy * sigmoid.sigmoid(x * beta)
+
+
+class SoftplusGrad(_composite.CompositeNode):
+    """The gradient ``gy * sigmoid(beta x)`` of the softplus from ``(x, gy)``;
+    differentiable again.
+
+    Args:
+        beta: The softplus's :math:`\\beta`.
+    """
+
+    def __init__(self, beta: float = 1.0) -> None:
+        self.beta = Softplus(beta).beta
+
+    def composite(self, x: Any, gy: Any) -> Any:
+        return _grad(x, gy, self.beta)
 
 
 def softplus(x: Any, beta: float = 1.0) -> variable.Variable:

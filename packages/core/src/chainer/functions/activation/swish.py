@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _composite
 from chainer.utils import type_check
 
 
@@ -39,23 +40,35 @@ class Swish(function_node.FunctionNode):
         return (utils.force_array(x * s, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.activation import sigmoid
-        from chainer.functions.array import broadcast, reshape
-        from chainer.functions.math import sum as sum_module
-
         x, beta = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        b = broadcast.broadcast_to(reshape.reshape(beta, _expand(beta, x.ndim)), x.shape)
-        s = sigmoid.sigmoid(b * x)
-        ds = s * (1 - s)  # sigma'(beta x)
-        result: list[Any] = []
-        for index in indexes:
-            if index == 0:
-                result.append(gy * (s + b * x * ds))
-            else:
-                axes = (0,) + tuple(range(1 + beta.ndim, x.ndim))
-                result.append(sum_module.sum(gy * x * x * ds, axis=axes))
-        return tuple(result)
+        return _grads(x, beta, grad_outputs[0], indexes)
+
+
+def _grads(x: Any, beta: Any, gy: Any, indexes: tuple[int, ...]) -> tuple[Any, ...]:
+    """The gradients of swish with respect to ``x`` (0) and ``beta`` (1) that ``indexes``
+    asks for, written with differentiable functions."""
+    from chainer.functions.activation import sigmoid
+    from chainer.functions.array import broadcast, reshape
+    from chainer.functions.math import sum as sum_module
+
+    b = broadcast.broadcast_to(reshape.reshape(beta, _expand(beta, x.ndim)), x.shape)
+    s = sigmoid.sigmoid(b * x)
+    ds = s * (1 - s)  # sigma'(beta x)
+    result: list[Any] = []
+    for index in indexes:
+        if index == 0:
+            result.append(gy * (s + b * x * ds))
+        else:
+            axes = (0,) + tuple(range(1 + beta.ndim, x.ndim))
+            result.append(sum_module.sum(gy * x * x * ds, axis=axes))
+    return tuple(result)
+
+
+class SwishGrad(_composite.CompositeNode):
+    """The gradients ``(gx, gbeta)`` of swish from ``(x, beta, gy)``; differentiable again."""
+
+    def composite(self, x: Any, beta: Any, gy: Any) -> tuple[Any, ...]:
+        return _grads(x, beta, gy, (0, 1))
 
 
 def swish(x: Any, beta: Any) -> variable.Variable:

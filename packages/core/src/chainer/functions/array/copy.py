@@ -51,7 +51,7 @@ def copy(x: Any, dst: Any) -> variable.Variable:
     Example:
         >>> y = F.copy(np.array([1., 2.], 'f'), '@numpy')
         >>> y.device
-        <CpuDevice @numpy>
+        <CpuDevice (numpy)>
     """
     return Copy(backend._get_device_compat(dst)).apply((x,))[0]
 

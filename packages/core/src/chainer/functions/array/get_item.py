@@ -14,13 +14,13 @@ def _normalize(slices: Any) -> Any:
     if isinstance(slices, variable.Variable):
         return slices.array
     if isinstance(slices, list):
-        # A list holding slices, Ellipsis or None is a tuple of indices (as in Chainer 7);
-        # any other list is one advanced index (NumPy >= 1.23 semantics).
-        if any(s is None or isinstance(s, (slice, type(Ellipsis))) for s in slices):
-            return tuple(_normalize(s) for s in slices)
+        # As in Chainer 7.8.1: a list of ints (or bools) is one advanced index; any other
+        # list (holding lists, arrays, slices, None...) is a tuple of indices.
         if not slices:
             return numpy.empty(0, numpy.intp)
-        return numpy.asarray([s.array if isinstance(s, variable.Variable) else s for s in slices])
+        if all(isinstance(s, (int, numpy.integer, numpy.bool_)) for s in slices):
+            return numpy.asarray(slices)
+        return tuple(s.array if isinstance(s, variable.Variable) else s for s in slices)
     if isinstance(slices, tuple):
         return tuple(s.array if isinstance(s, variable.Variable) else s for s in slices)
     return slices

@@ -66,8 +66,8 @@ def select_item(x: Any, t: Any) -> variable.Variable:
         >>> F.select_item(x, np.array([2, 0], 'i')).array
         array([2., 3.], dtype=float32)
     """
-    if isinstance(t, variable.Variable):
-        t = t.array
+    # t stays a variable (as in Chainer 7.8.1), so that the graph records where the
+    # labels come from; it gets no gradient.
     return SelectItem().apply((x, t))[0]
 
 

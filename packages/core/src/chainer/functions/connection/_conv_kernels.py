@@ -27,6 +27,22 @@ from chainer.backends import cpu_kernels
 from chainer.functions import _gpu_kernels
 
 
+class OutputSizeError(ValueError, AssertionError):
+    """A geometry whose output would be empty or negative.
+
+    A ValueError; also an AssertionError, which is what Chainer raised for it (code
+    written for Chainer catches that).
+    """
+
+
+def geometry_tuple(value: Any, n: int) -> tuple[int, ...]:
+    """``value`` as ``n`` ints: an int is repeated, a sequence taken as it is (a node's
+    constructor, as in Chainer, takes either; the type check reports a wrong length)."""
+    if isinstance(value, (int, numpy.integer)):
+        return (int(value),) * n
+    return tuple(value)
+
+
 def as_tuple(value: Any, n: int, name: str, where: str, minimum: int = 1) -> tuple[int, ...]:
     """Normalise an int-or-sequence argument (``stride=2`` -> ``(2, 2)``) and validate it.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import variable
+from chainer.functions import _composite
 from chainer.functions.array import reshape
 from chainer.functions.math import matmul
 from chainer.utils import type_check
@@ -77,14 +78,45 @@ def bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None, b: Any = 
     args = (e1, e2, W) + (extras if all(given) else ())
     arrays = tuple(a.array if isinstance(a, variable.Variable) else a for a in args)
     type_check.run_check(_check_types(all(given)), arrays, "BilinearFunction")
+    # Composed of differentiable functions (BilinearFunction, the node, would evaluate
+    # the composition again in its backward pass).
+    return _bilinear(*args)
+
+
+def _bilinear(e1: Any, e2: Any, W: Any, V1: Any = None, V2: Any = None, b: Any = None) -> variable.Variable:
+    """The bilinear form of 2-dimensional ``e1`` and ``e2`` with differentiable functions."""
     n, j = e1.shape
     k = e2.shape[1]
     l_out = W.shape[2]
     outer = reshape.reshape(e1, (n, j, 1)) * reshape.reshape(e2, (n, 1, k))
     y = matmul.matmul(reshape.reshape(outer, (n, j * k)), reshape.reshape(W, (j * k, l_out)))
-    if all(given):
+    if V1 is not None:
         y = y + matmul.matmul(e1, V1) + matmul.matmul(e2, V2) + b
     return y
+
+
+class BilinearFunction(_composite.CompositeNode):
+    """The bilinear function of ``(e1, e2, W)`` or ``(e1, e2, W, V1, V2, b)`` (``e1`` and
+    ``e2`` 2-dimensional) as a node; see :func:`bilinear`."""
+
+    def check_type_forward(self, in_types: Any) -> None:
+        n_in = type_check.eval(in_types.size())
+        if n_in not in (3, 6):
+            raise type_check.InvalidType(
+                "in_types.size() == 3 or 6 (e1, e2, W[, V1, V2, b])", f"in_types.size() == {n_in}"
+            )
+        _check_types(n_in == 6)(in_types)
+
+    def composite(self, *inputs: Any) -> variable.Variable:
+        return _bilinear(*inputs)
+
+
+class BilinearFunctionGrad(_composite.CompositeNode):
+    """The gradients of the bilinear function with respect to all its inputs, from
+    ``(e1, e2, W[, V1, V2, b], gy)``; differentiable again."""
+
+    def composite(self, *inputs: Any) -> tuple[Any, ...]:
+        return _composite.gradients(_bilinear, inputs[:-1], inputs[-1:])
 
 
 __all__ = ["bilinear"]

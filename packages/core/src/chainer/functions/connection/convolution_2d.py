@@ -15,10 +15,10 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
 
     def __init__(
         self,
-        stride: Sequence[int] = (1, 1),
-        pad: Sequence[int] = (0, 0),
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         cover_all: bool = False,
-        dilate: Sequence[int] = (1, 1),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
         outsize: Sequence[int] | None = None,
     ) -> None:
@@ -32,6 +32,15 @@ class Convolution2DFunction(convolution_nd.ConvolutionND):
     pw = property(lambda self: self.pad[1])
     dy = property(lambda self: self.dilate[0])
     dx = property(lambda self: self.dilate[1])
+
+    @property
+    def _grad_w_class(self) -> type[convolution_nd.ConvolutionNDGradW]:
+        return Convolution2DGradW
+
+
+class Convolution2DGradW(convolution_nd.ConvolutionNDGradW):
+    """:class:`~chainer.functions.connection.convolution_nd.ConvolutionNDGradW` of a
+    :class:`Convolution2DFunction`: the kernel gradient from ``(x, gy)``."""
 
 
 def _make_2d(

@@ -28,7 +28,7 @@ def check_spatial_ndim(x: Any, ndim: int, where: str) -> None:
 
 def _positive_outsize(outsize: Sequence[int], in_size: Sequence[int], label: str) -> None:
     if any(o <= 0 for o in outsize):
-        raise ValueError(
+        raise K.OutputSizeError(
             f"{label}: the output would have size {tuple(outsize)} for an input of spatial size {tuple(in_size)}; "
             "the (dilated) kernel does not fit in the padded input"
         )
@@ -51,14 +51,18 @@ def check_x_w_types(in_types: Any, ndim: int) -> tuple[int, Any, Any]:
 
 
 def check_bias_type(b_type: Any, x_type: Any, channels: Any) -> None:
-    type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == channels)
+    # Any float dtype, as in Chainer (a float32 bias of a link with float64 inputs).
+    type_check.expect(b_type.dtype.kind == "f", b_type.ndim == 1, b_type.shape[0] == channels)
 
 
-def bias_grad(gy: Any, ndim: int) -> variable.Variable:
-    """Gradient of a per-channel bias added to ``gy``'s (N, C, *spatial) output."""
+def bias_grad(gy: Any, ndim: int, b_dtype: Any = None) -> variable.Variable:
+    """Gradient of a per-channel bias added to ``gy``'s (N, C, *spatial) output, in the
+    bias's dtype ``b_dtype`` (that of ``gy`` if ``None``)."""
+    from chainer.functions.array import cast
     from chainer.functions.math import sum as sum_module
 
-    return sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
+    gb = sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
+    return gb if b_dtype is None or gb.dtype == b_dtype else cast.cast(gb, b_dtype)
 
 
 def backward_by_index(indexes: tuple[int, ...], *grads: Callable[[], Any]) -> tuple[Any, ...]:
@@ -105,18 +109,18 @@ class ConvolutionND(function_node.FunctionNode):
     def __init__(
         self,
         ndim: int,
-        stride: Sequence[int],
-        pad: Sequence[int],
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         cover_all: bool = False,
-        dilate: Sequence[int] = (1,),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
         outsize: Sequence[int] | None = None,
     ) -> None:
         self.ndim = ndim
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
+        self.stride = K.geometry_tuple(stride, ndim)
+        self.pad = K.geometry_tuple(pad, ndim)
         self.cover_all = bool(cover_all)
-        self.dilate = tuple(dilate)
+        self.dilate = K.geometry_tuple(dilate, ndim)
         self.groups = groups
         self.outsize = None if outsize is None else tuple(outsize)
 
@@ -142,10 +146,15 @@ class ConvolutionND(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         b = inputs[2] if len(inputs) == 3 else None
+        self._b_dtype = None if b is None else b.dtype
         outsize = self._output_size(x.shape[2:], W.shape[2:])
         _positive_outsize(outsize, x.shape[2:], self.label)
         self.outsize = outsize
         return (K.conv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, outsize),)
+
+    @property
+    def _grad_w_class(self) -> type[ConvolutionNDGradW]:
+        return ConvolutionNDGradW
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, W = self.get_retained_inputs()
@@ -153,8 +162,8 @@ class ConvolutionND(function_node.FunctionNode):
         return backward_by_index(
             indexes,
             lambda: deconvolution_like(self, gy, W, x.shape[2:]),
-            lambda: ConvolutionNDGradW(self, W.shape, W.dtype).apply((x, gy))[0],
-            lambda: bias_grad(gy, self.ndim),
+            lambda: self._grad_w_class(self, W.shape, W.dtype).apply((x, gy))[0],
+            lambda: bias_grad(gy, self.ndim, self._b_dtype),
         )
 
 

@@ -15,10 +15,10 @@ class Deconvolution2DFunction(deconvolution_nd.DeconvolutionND):
 
     def __init__(
         self,
-        stride: Sequence[int] = (1, 1),
-        pad: Sequence[int] = (0, 0),
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         outsize: Sequence[int] | None = None,
-        dilate: Sequence[int] = (1, 1),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
     ) -> None:
         super().__init__(2, stride, pad, outsize, dilate, groups)

@@ -17,17 +17,17 @@ class DeconvolutionND(function_node.FunctionNode):
     def __init__(
         self,
         ndim: int,
-        stride: Sequence[int],
-        pad: Sequence[int],
+        stride: int | Sequence[int] = 1,
+        pad: int | Sequence[int] = 0,
         outsize: Sequence[int] | None = None,
-        dilate: Sequence[int] = (1,),
+        dilate: int | Sequence[int] = 1,
         groups: int = 1,
     ) -> None:
         self.ndim = ndim
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
+        self.stride = K.geometry_tuple(stride, ndim)
+        self.pad = K.geometry_tuple(pad, ndim)
         self.outsize = None if outsize is None else tuple(outsize)
-        self.dilate = tuple(dilate)
+        self.dilate = K.geometry_tuple(dilate, ndim)
         self.groups = groups
 
     @property
@@ -63,13 +63,14 @@ class DeconvolutionND(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         b = inputs[2] if len(inputs) == 3 else None
+        self._b_dtype = None if b is None else b.dtype
         if self.outsize is None:
             self.outsize = tuple(
                 K.deconv_outsize(n, k, s, p, d)
                 for n, k, s, p, d in zip(x.shape[2:], W.shape[2:], self.stride, self.pad, self.dilate)
             )
         if any(o <= 0 for o in self.outsize):
-            raise ValueError(
+            raise K.OutputSizeError(
                 f"{self.label}: the output would have size {self.outsize} for an input of spatial size "
                 f"{tuple(x.shape[2:])}; the padding is larger than the transposed convolution's output"
             )
@@ -84,7 +85,7 @@ class DeconvolutionND(function_node.FunctionNode):
             indexes,
             lambda: convolution_nd.convolution_like(self, gy, W, x.shape[2:]),
             lambda: convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply((gy, x))[0],
-            lambda: convolution_nd.bias_grad(gy, self.ndim),
+            lambda: convolution_nd.bias_grad(gy, self.ndim, self._b_dtype),
         )
 
 

@@ -166,4 +166,24 @@ def f1_score(
     return ret[2], ret[3]
 
 
+def fbeta_score(
+    y: Any, t: Any, label_num: int | None = None, beta: float = 1.0, ignore_label: int = -1
+) -> tuple[variable.Variable, variable.Variable]:
+    """Per-class F-beta score and support; see :func:`classification_summary`.
+
+    Returns:
+        ``(fbeta_score, support)``.
+
+    Example:
+        >>> y = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], 'f')
+        >>> fbeta, support = chainer.functions.evaluation.classification_summary.fbeta_score(
+        ...     y, np.array([0, 1, 1], np.int32), beta=2.0)
+        >>> fbeta.array  # recall weighs more: (1 + 4) p r / (4 p + r)
+        array([0.8333333, 0.5555556], dtype=float32)
+    """
+    _check_args(label_num, ignore_label, beta)
+    ret = ClassificationSummary(label_num, beta, int(ignore_label)).apply((y, t))
+    return ret[2], ret[3]
+
+
 __all__ = ["classification_summary", "f1_score", "precision", "recall"]

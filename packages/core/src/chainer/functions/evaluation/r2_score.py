@@ -11,7 +11,7 @@ _R2 = "chainer.functions.r2_score"
 _MULTIOUTPUT = ("uniform_average", "raw_values")
 
 
-class R2Score(function_node.FunctionNode):
+class R2_score(function_node.FunctionNode):
     """``1 - SS_res / SS_tot`` per output (``0`` where ``SS_tot = 0``). Not differentiable."""
 
     def __init__(self, multioutput: str, sample_weight: Any = None) -> None:
@@ -93,7 +93,7 @@ def r2_score(
         sample_weight = variable.as_array(sample_weight)
         if not hasattr(sample_weight, "ndim"):
             raise TypeError(f"{_R2}: sample_weight must be an array, got {type(sample_weight).__name__}")
-    return R2Score(multioutput, sample_weight).apply((pred, true))[0]
+    return R2_score(multioutput, sample_weight).apply((pred, true))[0]
 
 
 __all__ = ["r2_score"]

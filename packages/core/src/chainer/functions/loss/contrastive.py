@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
@@ -17,6 +18,22 @@ def _check_margin(margin: Any, where: str) -> float:
     if isinstance(margin, bool) or not isinstance(margin, (int, float, numpy.number)) or not margin > 0:
         raise ValueError(f"chainer.functions.{where}: margin must be a positive number, got {margin!r}")
     return float(margin)
+
+
+class Contrastive(_composite.CompositeNode):
+    """The contrastive loss of ``(x0, x1, y)`` as a node; see :func:`contrastive`.
+
+    Args:
+        margin: Positive margin.
+        reduce: ``'mean'`` or ``'no'``.
+    """
+
+    def __init__(self, margin: float = 1, reduce: str = "mean") -> None:
+        self.margin = _check_margin(margin, _WHERE)
+        self.reduce = reduce
+
+    def composite(self, x0: variable.Variable, x1: variable.Variable, y: variable.Variable) -> variable.Variable:
+        return contrastive(x0, x1, y, self.margin, self.reduce)
 
 
 def contrastive(x0: Any, x1: Any, y: Any, margin: float = 1, reduce: str = "mean") -> variable.Variable:

@@ -5,10 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "cross_covariance"
+
+
+class CrossCovariance(_composite.CompositeNode):
+    """The cross-covariance penalty of ``(y, z)`` as a node; see :func:`cross_covariance`.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = "half_squared_sum") -> None:
+        self.reduce = reduce
+
+    def composite(self, y: variable.Variable, z: variable.Variable) -> variable.Variable:
+        return cross_covariance(y, z, self.reduce)
 
 
 def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variable.Variable:
@@ -20,8 +35,8 @@ def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variab
     Args:
         y: Activations of shape ``(N, M)``, floating dtype.
         z: Activations of shape ``(N, K)``, the dtype of ``y``.
-        reduce: ``'half_squared_sum'`` (a scalar) or ``'no'`` (the ``(M, K)`` matrix of
-            :math:`\\frac12 C_{ij}^2`).
+        reduce: ``'half_squared_sum'`` (the scalar loss) or ``'no'`` (the cross-covariance
+            matrix :math:`C` itself, ``(M, K)``).
 
     Returns:
         The loss variable.
@@ -53,10 +68,9 @@ def cross_covariance(y: Any, z: Any, reduce: str = "half_squared_sum") -> variab
     y_centered = y - average.mean(y, axis=0, keepdims=True)
     z_centered = z - average.mean(z, axis=0, keepdims=True)
     covariance = matmul.matmul(y_centered, z_centered, transa=True) * (1.0 / max(y.shape[0], 1))
-    squared = covariance * covariance * 0.5
     if reduce == "half_squared_sum":
-        return sum_module.sum(squared)
-    return squared
+        return sum_module.sum(covariance * covariance) * 0.5
+    return covariance
 
 
 __all__ = ["cross_covariance"]

@@ -5,10 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "decov"
+
+
+class DeCov(_composite.CompositeNode):
+    """The DeCov loss of ``h`` as a node; see :func:`decov`.
+
+    Args:
+        reduce: ``'half_squared_sum'`` or ``'no'``.
+    """
+
+    def __init__(self, reduce: str = "half_squared_sum") -> None:
+        self.reduce = reduce
+
+    def composite(self, h: variable.Variable) -> variable.Variable:
+        return decov(h, self.reduce)
 
 
 def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
@@ -21,8 +36,8 @@ def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
 
     Args:
         h: Activations of shape ``(N, M)``, floating dtype.
-        reduce: ``'half_squared_sum'`` (a scalar) or ``'no'`` (the ``(M, M)`` matrix of
-            :math:`\\frac12 C_{ij}^2` with a zero diagonal).
+        reduce: ``'half_squared_sum'`` (the scalar loss) or ``'no'`` (the covariance
+            matrix :math:`C` with its diagonal set to zero, ``(M, M)``).
 
     Returns:
         The loss variable.
@@ -48,10 +63,9 @@ def decov(h: Any, reduce: str = "half_squared_sum") -> variable.Variable:
     covariance = matmul.matmul(centered, centered, transa=True) * (1.0 / max(n, 1))
     xp = backend.get_array_module(h.array)
     off_diagonal = covariance * (1 - xp.eye(m, dtype=h.dtype))
-    squared = off_diagonal * off_diagonal * 0.5
     if reduce == "half_squared_sum":
-        return sum_module.sum(squared)
-    return squared
+        return sum_module.sum(off_diagonal * off_diagonal) * 0.5
+    return off_diagonal
 
 
 __all__ = ["decov"]

@@ -6,10 +6,52 @@ import numbers
 from typing import Any
 
 from chainer import backend, variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "discriminative_margin_based_clustering_loss"
+
+
+class DiscriminativeMarginBasedClusteringLoss(_composite.CompositeNode):
+    """The discriminative loss of ``(embeddings, labels)`` as a node with the three outputs
+    ``(variance, distance, regularisation)``; see
+    :func:`discriminative_margin_based_clustering_loss` for the arguments. Calling it on
+    the two inputs applies it, as Chainer's class was called."""
+
+    def __init__(
+        self,
+        delta_v: float = 0.5,
+        delta_d: float = 1.5,
+        max_embedding_dim: int = 10,
+        norm: int = 1,
+        alpha: float = 1.0,
+        beta: float = 1.0,
+        gamma: float = 0.001,
+    ) -> None:
+        self.delta_v = delta_v
+        self.delta_d = delta_d
+        self.max_embedding_dim = max_embedding_dim
+        self.norm = norm
+        self.alpha = alpha
+        self.beta = beta
+        self.gamma = gamma
+
+    def __call__(self, embeddings: Any, labels: Any) -> tuple[variable.Variable, ...]:
+        return self.apply((embeddings, labels))
+
+    def composite(self, embeddings: variable.Variable, labels: variable.Variable) -> tuple[variable.Variable, ...]:
+        return discriminative_margin_based_clustering_loss(
+            embeddings,
+            labels,
+            self.delta_v,
+            self.delta_d,
+            self.max_embedding_dim,
+            self.norm,
+            self.alpha,
+            self.beta,
+            self.gamma,
+        )
 
 
 def discriminative_margin_based_clustering_loss(

@@ -5,10 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "hinge"
+
+
+class Hinge(_composite.CompositeNode):
+    """The hinge loss of ``(x, t)`` as a node; see :func:`hinge`.
+
+    Args:
+        norm: ``'L1'`` or ``'L2'``.
+        reduce: ``'mean'`` or ``'no'``.
+    """
+
+    def __init__(self, norm: str = "L1", reduce: str = "mean") -> None:
+        self.norm = norm
+        self.reduce = reduce
+
+    def composite(self, x: variable.Variable, t: variable.Variable) -> variable.Variable:
+        return hinge(x, t, self.norm, self.reduce)
 
 
 def hinge(x: Any, t: Any, norm: str = "L1", reduce: str = "mean") -> variable.Variable:
@@ -37,7 +54,10 @@ def hinge(x: Any, t: Any, norm: str = "L1", reduce: str = "mean") -> variable.Va
     from chainer.functions.math import sum as sum_module
 
     if norm not in ("L1", "L2"):
-        raise ValueError(f"chainer.functions.{_WHERE}: norm must be 'L1' or 'L2', but {norm!r} is given")
+        # NotImplementedError, as in Chainer: only these two norms are implemented.
+        raise NotImplementedError(
+            f"chainer.functions.{_WHERE}: norm must be 'L1' or 'L2' (the norms implemented), but {norm!r} is given"
+        )
     _common.check_reduce(reduce, ("mean", "no"), _WHERE)
 
     def check(in_types: Any) -> None:

@@ -22,7 +22,12 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     One node for the whole loss: the log-softmax, the pick of the target class, masking
     and the reduction happen in ``forward`` on raw arrays. The gradient is a dedicated
     :class:`SoftmaxCrossEntropyGrad` node, which is itself differentiable.
+
+    After ``forward``, ``y`` holds the softmax of ``x`` when ``cache_score`` is set (the
+    backward pass reuses it) and is ``None`` otherwise, as in Chainer.
     """
+
+    y: Any = None
 
     def __init__(self, normalize: bool, cache_score: bool, class_weight: Any, ignore_label: int, reduce: str) -> None:
         self.normalize = normalize
@@ -86,7 +91,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
         self._t_safe = t_safe
         self._weight = weight
-        self._log_y = log_y if self.cache_score else None
+        self.y = xp.exp(log_y) if self.cache_score else None
         if self.reduce == "mean":
             self._coeff = 1.0 / max(count if self.normalize else x.shape[0], 1)
             y = loss.sum() * dtype(self._coeff)
@@ -108,7 +113,7 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         self._t_safe = func._t_safe
         self._weight = func._weight
         self._coeff = func._coeff
-        self._log_y = func._log_y
+        self._y = func.y
         self._reduce = func.reduce
 
     def _onehot(self, xp: Any, n_class: int, ndim: int, dtype: Any) -> Any:
@@ -120,10 +125,11 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         x, gy = inputs
         xp = backend.get_array_module(x)
         dtype = _common.compute_dtype(x.dtype)
-        log_y = self._log_y
-        if log_y is None:
-            log_y = _common.log_softmax_array(x.astype(dtype, copy=False), axis=1)
-        gx = xp.exp(log_y)
+        if self._y is None:
+            gx = xp.exp(_common.log_softmax_array(x.astype(dtype, copy=False), axis=1))
+        else:
+            # The cached softmax may feed several backward passes: work on a copy.
+            gx = self._y.copy()
         if x.ndim == 2:
             gx[xp.arange(x.shape[0]), self._t_safe] -= 1
         else:
@@ -164,6 +170,7 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
 
 def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_target_loss: str) -> variable.Variable:
     from chainer.functions.activation import log_softmax
+    from chainer.functions.array import cast
     from chainer.functions.math import exponential
     from chainer.functions.math import sum as sum_module
 
@@ -171,7 +178,7 @@ def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_targe
         type_check._argname(in_types, ("x", "t"))
         x_type, t_type = in_types
         type_check.expect(
-            x_type.dtype.kind == "f", x_type.ndim >= 2, t_type.dtype == x_type.dtype, t_type.shape == x_type.shape
+            x_type.dtype.kind == "f", x_type.ndim >= 2, t_type.dtype.kind == "f", t_type.shape == x_type.shape
         )
         if class_weight is not None:
             n_class = type_check.eval(x_type.shape[1])
@@ -183,6 +190,9 @@ def _soft_target_loss(x: Any, t: Any, class_weight: Any, reduce: str, soft_targe
     _common.check_arguments(check, (x, t), "SoftmaxCrossEntropy (soft target)")
     x = variable.as_variable(x)
     t = variable.as_variable(t)
+    if t.dtype != x.dtype:
+        # Chainer takes targets of any float dtype; the loss is computed in x's.
+        t = cast.cast(t, x.dtype)
     log_y = log_softmax.log_softmax(x, axis=1)
     if soft_target_loss == "kl-divergence":
         # t log t with the limit 0 at t == 0 (log(t + [t == 0]) is log 1 there).
@@ -228,7 +238,7 @@ def softmax_cross_entropy(
     Args:
         x: Unnormalised log-probabilities, shape ``(N, C)`` or ``(N, C, d1, ..., dk)``.
         t: Integer labels of shape ``(N,)`` or ``(N, d1, ..., dk)``, or soft targets of
-            the shape and dtype of ``x``.
+            the shape of ``x`` (any float dtype; they are cast to the dtype of ``x``).
         normalize: With ``reduce='mean'`` and labels: divide the summed loss by the number
             of non-ignored positions (``True``) or by the batch size ``N`` (``False``).
         cache_score: Keep the softmax from the forward pass for the backward pass
@@ -261,7 +271,8 @@ def softmax_cross_entropy(
         )
     if class_weight is not None:
         if isinstance(class_weight, variable.Variable):
-            raise TypeError(
+            # ValueError, as in Chainer, whose callers catch that.
+            raise ValueError(
                 f"chainer.functions.{_WHERE}: class_weight must be an array (numpy or cupy), not a chainer.Variable"
             )
         if getattr(class_weight, "ndim", None) != 1 or class_weight.dtype.kind != "f":

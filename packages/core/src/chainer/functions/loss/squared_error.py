@@ -6,6 +6,7 @@ from typing import Any
 
 from chainer import function_node, utils, variable
 from chainer.functions.loss import _pairwise
+from chainer.functions.math import squared_difference as squared_difference_module
 
 
 class SquaredError(function_node.FunctionNode):
@@ -42,5 +43,8 @@ def squared_error(x0: Any, x1: Any) -> variable.Variable:
     """
     return SquaredError().apply((x0, x1))[0]
 
+
+# Chainer's module also held squared_difference, whose home is chainer.functions.math.
+squared_difference = squared_difference_module.squared_difference
 
 __all__ = ["squared_error"]

@@ -5,10 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import variable
+from chainer.functions import _composite
 from chainer.functions.loss import _common, contrastive
 from chainer.utils import type_check
 
 _WHERE = "triplet"
+
+
+class Triplet(_composite.CompositeNode):
+    """The triplet loss of ``(anchor, positive, negative)`` as a node; see :func:`triplet`.
+
+    Args:
+        margin: Positive margin.
+        reduce: ``'mean'`` or ``'no'``.
+    """
+
+    def __init__(self, margin: float = 0.2, reduce: str = "mean") -> None:
+        self.margin = contrastive._check_margin(margin, _WHERE)
+        self.reduce = reduce
+
+    def composite(self, anchor: variable.Variable, positive: variable.Variable, negative: variable.Variable) -> Any:
+        return triplet(anchor, positive, negative, self.margin, self.reduce)
 
 
 def triplet(anchor: Any, positive: Any, negative: Any, margin: float = 0.2, reduce: str = "mean") -> variable.Variable:

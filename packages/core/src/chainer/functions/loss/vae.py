@@ -21,10 +21,18 @@ def _check_same_float_arrays(arrays: tuple[Any, ...], names: tuple[str, ...], la
     _common.check_arguments(check, arrays, label)
 
 
-def _reduce_sum(loss: variable.Variable, reduce: str) -> variable.Variable:
+_REDUCE = ("sum", "mean", "no")
+
+
+def _reduce(loss: variable.Variable, reduce: str) -> variable.Variable:
+    from chainer.functions.math import average
     from chainer.functions.math import sum as sum_module
 
-    return sum_module.sum(loss) if reduce == "sum" else loss
+    if reduce == "sum":
+        return sum_module.sum(loss)
+    if reduce == "mean":
+        return average.mean(loss)
+    return loss
 
 
 def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> variable.Variable:
@@ -36,7 +44,8 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> varia
     Args:
         mean: :math:`\\mu`, floating dtype.
         ln_var: :math:`\\log \\sigma^2`, the shape and dtype of ``mean``.
-        reduce: ``'sum'`` (a scalar) or ``'no'`` (the elementwise terms).
+        reduce: ``'sum'`` (their sum), ``'mean'`` (their mean) or ``'no'`` (the
+            elementwise terms).
 
     Returns:
         The divergence variable.
@@ -47,12 +56,12 @@ def gaussian_kl_divergence(mean: Any, ln_var: Any, reduce: str = "sum") -> varia
     """
     from chainer.functions.math import exponential
 
-    _common.check_reduce(reduce, ("sum", "no"), "gaussian_kl_divergence")
+    _common.check_reduce(reduce, _REDUCE, "gaussian_kl_divergence")
     _check_same_float_arrays((mean, ln_var), ("mean", "ln_var"), "GaussianKLDivergence")
     mean = variable.as_variable(mean)
     ln_var = variable.as_variable(ln_var)
     loss = (mean * mean + exponential.exp(ln_var) - ln_var - 1.0) * 0.5
-    return _reduce_sum(loss, reduce)
+    return _reduce(loss, reduce)
 
 
 def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> variable.Variable:
@@ -65,7 +74,8 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> variabl
         x: Observed values, floating dtype.
         mean: :math:`\\mu`, the shape and dtype of ``x``.
         ln_var: :math:`\\log \\sigma^2`, the shape and dtype of ``x``.
-        reduce: ``'sum'`` (a scalar) or ``'no'`` (the elementwise terms).
+        reduce: ``'sum'`` (their sum), ``'mean'`` (their mean) or ``'no'`` (the
+            elementwise terms).
 
     Returns:
         The negative log-likelihood variable.
@@ -76,14 +86,14 @@ def gaussian_nll(x: Any, mean: Any, ln_var: Any, reduce: str = "sum") -> variabl
     """
     from chainer.functions.math import exponential
 
-    _common.check_reduce(reduce, ("sum", "no"), "gaussian_nll")
+    _common.check_reduce(reduce, _REDUCE, "gaussian_nll")
     _check_same_float_arrays((x, mean, ln_var), ("x", "mean", "ln_var"), "GaussianNLL")
     x = variable.as_variable(x)
     mean = variable.as_variable(mean)
     ln_var = variable.as_variable(ln_var)
     diff = x - mean
     loss = (ln_var + math.log(2 * math.pi) + diff * diff * exponential.exp(-ln_var)) * 0.5
-    return _reduce_sum(loss, reduce)
+    return _reduce(loss, reduce)
 
 
 def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> variable.Variable:
@@ -96,7 +106,8 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> variable.Variable:
     Args:
         x: Observed values (usually in ``[0, 1]``), floating dtype.
         y: Logits of the shape and dtype of ``x``.
-        reduce: ``'sum'`` (a scalar) or ``'no'`` (the elementwise terms).
+        reduce: ``'sum'`` (their sum), ``'mean'`` (their mean) or ``'no'`` (the
+            elementwise terms).
 
     Returns:
         The negative log-likelihood variable.
@@ -107,12 +118,12 @@ def bernoulli_nll(x: Any, y: Any, reduce: str = "sum") -> variable.Variable:
     """
     from chainer.functions.activation import softplus
 
-    _common.check_reduce(reduce, ("sum", "no"), "bernoulli_nll")
+    _common.check_reduce(reduce, _REDUCE, "bernoulli_nll")
     _check_same_float_arrays((x, y), ("x", "y"), "BernoulliNLL")
     x = variable.as_variable(x)
     y = variable.as_variable(y)
     loss = softplus.softplus(y) - x * y
-    return _reduce_sum(loss, reduce)
+    return _reduce(loss, reduce)
 
 
 __all__ = ["bernoulli_nll", "gaussian_kl_divergence", "gaussian_nll"]

@@ -366,8 +366,12 @@ def add(*xs: Any) -> variable.Variable:
         >>> F.add(x, y, z)  # same as x + y + z, recorded as one node
         variable([6., 6.])
     """
-    if len(xs) < 2:
-        raise TypeError(f"chainer.functions.add expects at least 2 arguments, got {len(xs)}")
+    if len(xs) == 1:
+        # Chainer 7 accepts a single operand (a sum of one term), so generic code such
+        # as ``F.add(*terms)`` works for any non-empty list.
+        return variable.as_variable(xs[0])
+    if not xs:
+        raise TypeError("chainer.functions.add expects at least 1 argument, got 0")
     if len(xs) == 2:
         lhs, rhs = xs
         if not _is_array_or_variable(lhs):

@@ -109,9 +109,9 @@ class ArgMin(IndexSelectorBase):
 
 def _index_select(cls: type[IndexSelectorBase], x: Any, axis: Any, where: str) -> variable.Variable:
     axes = _reduction.normalize_axis(axis, where, allow_tuple=False)
-    # The indices are not differentiable: apply to the raw array so that no graph is built.
-    array = x.array if isinstance(x, variable.Variable) else x
-    return cls(None if axes is None else axes[0]).apply((array,))[0]
+    # Recorded in the graph like every function (as in Chainer 7.8.1, so that exporters
+    # such as onnx_chainer see it); its backward gives no gradient.
+    return cls(None if axes is None else axes[0]).apply((x,))[0]
 
 
 def max(x: Any, axis: Any = None, keepdims: bool = False) -> variable.Variable:

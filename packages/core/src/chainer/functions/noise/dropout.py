@@ -42,10 +42,9 @@ class Dropout(function_node.FunctionNode):
         x_type = in_types[0]
         type_check.expect(x_type.dtype.kind == "f")
         if self.mask is not None:
-            type_check.expect(
-                x_type.dtype == type_check.make_variable(self.mask.dtype, "mask.dtype"),
-                x_type.shape == type_check.make_variable(self.mask.shape, "mask.shape"),
-            )
+            # Any dtype of mask is fine (Chainer reuses one Dropout, and so its mask, for
+            # inputs of several dtypes); the output has the dtype of x.
+            type_check.expect(x_type.shape == type_check.make_variable(self.mask.shape, "mask.shape"))
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -61,7 +60,20 @@ class Dropout(function_node.FunctionNode):
         return (utils.force_array(x * self.mask, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return _elementwise.ScaleByConstant(self.mask, "DropoutGrad").apply(grad_outputs)
+        return DropoutGrad(self.mask).apply(grad_outputs)
+
+
+class DropoutGrad(_elementwise.ScaleByConstant):
+    """``gx = gy * mask``, the gradient of dropout with its ``mask`` (0 or the scale
+    ``1 / (1 - ratio)``). Linear in ``gy``, so its gradient is itself."""
+
+    def __init__(self, mask: Any) -> None:
+        super().__init__(mask, "DropoutGrad")
+
+
+class DropoutGradCuDNN(DropoutGrad):
+    """The name of Chainer's cuDNN dropout gradient. CuPy 14 has no cuDNN: it is
+    :class:`DropoutGrad` with the same mask."""
 
 
 def dropout(x: Any, ratio: float = 0.5, **kwargs: Any) -> Any:

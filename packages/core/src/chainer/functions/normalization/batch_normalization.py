@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import backend, configuration, function_node, variable
+from chainer.functions import _composite
 from chainer.functions.normalization import _layout
 from chainer.utils import argument, type_check
 
@@ -33,6 +35,74 @@ def update_running_statistics(
     if running_var is not None:
         running_var *= decay
         running_var += ((1.0 - decay) * count / max(count - 1.0, 1.0) * var).reshape(running_var.shape)
+
+
+class GeneralBatchNormalizationImpl:
+    """The array computations of batch normalization, on NumPy or CuPy alike.
+
+    Chainer chose an implementation per device (this one, cuDNN's or iDeep's); here this
+    one serves every device (CuPy 14 has no cuDNN), with its statistics computed in at
+    least float32.
+    """
+
+    def forward(
+        self, x: Any, gamma: Any, beta: Any, eps: float, layout: _layout.Layout, stats: tuple[Any, Any] | None = None
+    ) -> tuple[Any, Any, Any, Any]:
+        """``(y, mean, var, inv_std)``: the output and the statistics over the reduced axes
+        of ``layout`` (``stats``, if given, is ``(mean, var)`` computed already)."""
+        xp = backend.get_array_module(x)
+        dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
+        x3 = layout.to3(x)
+        if stats is None:
+            mean, out, var = _layout.moments(xp, x3, layout.count, dtype)
+        else:
+            mean, var = stats
+            out = x3 - mean[:, None]
+            if out.dtype != dtype:
+                out = out.astype(dtype)
+        inv_std = var + eps
+        xp.sqrt(inv_std, out=inv_std)
+        xp.reciprocal(inv_std, out=inv_std)
+        # In place on the centered copy: y = (x - mean) * (gamma / std) + beta.
+        out *= (gamma.reshape(-1) * inv_std)[:, None]
+        out += beta.reshape(-1)[:, None]
+        if out.dtype != x.dtype:
+            out = out.astype(x.dtype)
+        return layout.from3(out), mean, var, inv_std
+
+    def backward(
+        self, x: Any, gamma: Any, gy: Any, mean: Any, inv_std: Any, layout: _layout.Layout
+    ) -> tuple[Any, Any, Any]:
+        """``(gx, ggamma, gbeta)`` from the statistics of :meth:`forward`."""
+        xp = backend.get_array_module(x)
+        dtype = inv_std.dtype
+        m = layout.count
+        centered = layout.to3(x) - mean[:, None]
+        gy3 = layout.to3(gy)
+        if gy3.dtype != dtype:
+            gy3 = gy3.astype(dtype)
+        gbeta = gy3.sum(axis=(0, 2))
+        ggamma = xp.einsum("pkq,pkq->k", gy3, centered)
+        ggamma *= inv_std
+        # gx = a * gy + b * (x - mean) + c, with per-entry coefficients:
+        a = gamma.reshape(-1) * inv_std
+        b = a * inv_std * ggamma * (-1.0 / m)
+        c = a * gbeta * (-1.0 / m)
+        centered *= b[:, None]
+        centered += c[:, None]
+        gx = gy3 * a[:, None]
+        gx += centered
+        if gx.dtype != x.dtype:
+            gx = gx.astype(x.dtype)
+        shape = gamma.shape
+        return (
+            layout.from3(gx),
+            ggamma.astype(gamma.dtype, copy=False).reshape(shape),
+            gbeta.astype(gamma.dtype, copy=False).reshape(shape),
+        )
+
+
+_IMPL = GeneralBatchNormalizationImpl()
 
 
 class BatchNormalization(function_node.FunctionNode):
@@ -70,30 +140,13 @@ class BatchNormalization(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
-        xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
-        dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
-        x3 = layout.to3(x)
-        if self._stats is None:
-            mean, out, var = _layout.moments(xp, x3, layout.count, dtype)
-        else:
-            mean, var = self._stats
-            out = x3 - mean[:, None]
-            if out.dtype != dtype:
-                out = out.astype(dtype)
-        inv_std = var + self.eps
-        xp.sqrt(inv_std, out=inv_std)
-        xp.reciprocal(inv_std, out=inv_std)
+        y, mean, var, inv_std = _IMPL.forward(x, gamma, beta, self.eps, layout, self._stats)
         self.mean, self.inv_std = mean, inv_std
-        # In place on the centered copy: y = (x - mean) * (gamma / std) + beta.
-        out *= (gamma.reshape(-1) * inv_std)[:, None]
-        out += beta.reshape(-1)[:, None]
-        if out.dtype != x.dtype:
-            out = out.astype(x.dtype)
         if not configuration.config.in_recomputing:
             # F.forget runs forward twice; the statistics are updated once.
             update_running_statistics(self.running_mean, self.running_var, mean, var, layout.count, self.decay)
-        return (layout.from3(out),)
+        return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, gamma = self.get_retained_inputs()
@@ -122,34 +175,7 @@ class BatchNormalizationGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
-        xp = backend.get_array_module(x)
-        layout = self.layout
-        inv_std = self.inv_std
-        dtype = inv_std.dtype
-        m = layout.count
-        centered = layout.to3(x) - self.mean[:, None]
-        gy3 = layout.to3(gy)
-        if gy3.dtype != dtype:
-            gy3 = gy3.astype(dtype)
-        gbeta = gy3.sum(axis=(0, 2))
-        ggamma = xp.einsum("pkq,pkq->k", gy3, centered)
-        ggamma *= inv_std
-        # gx = a * gy + b * (x - mean) + c, with per-entry coefficients:
-        a = gamma.reshape(-1) * inv_std
-        b = a * inv_std * ggamma * (-1.0 / m)
-        c = a * gbeta * (-1.0 / m)
-        centered *= b[:, None]
-        centered += c[:, None]
-        gx = gy3 * a[:, None]
-        gx += centered
-        if gx.dtype != x.dtype:
-            gx = gx.astype(x.dtype)
-        shape = gamma.shape
-        return (
-            layout.from3(gx),
-            ggamma.astype(gamma.dtype, copy=False).reshape(shape),
-            gbeta.astype(gamma.dtype, copy=False).reshape(shape),
-        )
+        return _IMPL.backward(x, gamma, gy, self.mean, self.inv_std, self.layout)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # Differentiates the formulas of forward, written with differentiable functions of
@@ -247,36 +273,58 @@ class FixedBatchNormalization(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # y is affine in x and beta and smooth in the rest: the gradients are written directly
-        # with differentiable functions (no dedicated node; this is off the training hot path).
-        from chainer.functions.array import cast, reshape
-        from chainer.functions.math import sqrt
-        from chainer.functions.math import sum as sum_module
-
         x, gamma, mean, var = self.get_retained_inputs()
-        gy = grad_outputs[0]
-        layout = self.layout
-        inv = sqrt.rsqrt(var + self.eps)
-        dtype = x.dtype
+        return _fixed_grads(x, gamma, mean, var, grad_outputs[0], self.eps, self.layout, indexes)
 
-        def per_entry(p: Any) -> Any:
-            return cast.cast(reshape.reshape(p, layout.bshape), dtype)
 
-        def reduce(v: Any) -> Any:
-            return cast.cast(sum_module.sum(v, axis=layout.axes), gamma.dtype)
+def _fixed_grads(
+    x: Any, gamma: Any, mean: Any, var: Any, gy: Any, eps: float, layout: _layout.Layout, indexes: tuple[int, ...]
+) -> tuple[Any, ...]:
+    """The gradients of fixed batch normalization with respect to ``(x, gamma, beta,
+    mean, var)`` (the ``indexes`` asked for). y is affine in x and beta and smooth in the
+    rest: they are written directly with differentiable functions."""
+    from chainer.functions.array import cast, reshape
+    from chainer.functions.math import sqrt
+    from chainer.functions.math import sum as sum_module
 
-        result: dict[int, Any] = {}
-        if 0 in indexes:
-            result[0] = gy * per_entry(gamma * inv)
-        if 2 in indexes or 3 in indexes:
-            gbeta = reduce(gy)
-            result[2] = gbeta
-            result[3] = -gamma * inv * gbeta
-        if 1 in indexes or 4 in indexes:
-            ggamma = reduce(gy * ((x - per_entry(mean)) * per_entry(inv)))
-            result[1] = ggamma
-            result[4] = gamma * inv * inv * ggamma * -0.5
-        return tuple(result.get(i) for i in indexes)
+    inv = sqrt.rsqrt(var + eps)
+    dtype = x.dtype
+
+    def per_entry(p: Any) -> Any:
+        return cast.cast(reshape.reshape(p, layout.bshape), dtype)
+
+    def reduce(v: Any) -> Any:
+        return cast.cast(sum_module.sum(v, axis=layout.axes), gamma.dtype)
+
+    result: dict[int, Any] = {}
+    if 0 in indexes:
+        result[0] = gy * per_entry(gamma * inv)
+    if 2 in indexes or 3 in indexes:
+        gbeta = reduce(gy)
+        result[2] = gbeta
+        result[3] = -gamma * inv * gbeta
+    if 1 in indexes or 4 in indexes:
+        ggamma = reduce(gy * ((x - per_entry(mean)) * per_entry(inv)))
+        result[1] = ggamma
+        result[4] = gamma * inv * inv * ggamma * -0.5
+    return tuple(result.get(i) for i in indexes)
+
+
+class FixedBatchNormalizationGrad(_composite.CompositeNode):
+    """The gradients ``(gx, ggamma, gbeta, gmean, gvar)`` of fixed batch normalization
+    from ``(x, gamma, mean, var, gy)``; differentiable again.
+
+    Args:
+        eps: Added to the variance.
+        axis: The reduced axes, as for :func:`fixed_batch_normalization`.
+    """
+
+    def __init__(self, eps: float = 2e-5, axis: Any = None) -> None:
+        self.eps, self.axis = _check_kwargs_common(eps, axis, "FixedBatchNormalizationGrad")
+
+    def composite(self, x: Any, gamma: Any, mean: Any, var: Any, gy: Any) -> tuple[Any, ...]:
+        layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        return _fixed_grads(x, gamma, mean, var, gy, self.eps, layout, (0, 1, 2, 3, 4))
 
 
 def _check_kwargs_common(eps: Any, axis: Any, where: str) -> tuple[float, tuple[int, ...] | None]:
@@ -339,7 +387,25 @@ def batch_normalization(x: Any, gamma: Any, beta: Any, **kwargs: Any) -> variabl
         param_shape = tuple(gamma.shape)
         running_mean = _layout.running_array(running_mean, "running_mean", param_shape, _BN)
         running_var = _layout.running_array(running_var, "running_var", param_shape, _BN)
+    _warn_if_single_element(x, gamma, axis)
     return BatchNormalization(eps, running_mean, running_var, decay, axis).apply((x, gamma, beta))[0]
+
+
+def _warn_if_single_element(x: Any, gamma: Any, axis: tuple[int, ...] | None) -> None:
+    """Warn, as Chainer does, when every statistic would come from one element: the
+    variances are then 0 and the output is beta whatever x is (a batch of one, say)."""
+    shape = x.shape
+    try:
+        axes = _layout.reduced_axes(len(shape), len(gamma.shape), axis)
+    except type_check.InvalidType:
+        return  # the node's type check reports the bad axis
+    if all(0 <= a < len(shape) and shape[a] == 1 for a in axes):
+        warnings.warn(
+            f"{_BN}: each statistic is computed from a single element (input shape {tuple(shape)}, reduced axes "
+            f"{axes}), so every variance is 0 and the output equals beta; normalize over more elements",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def fixed_batch_normalization(

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import Any
 
-from chainer import backend, configuration, variable
+from chainer import backend, configuration, function_node, variable
 from chainer.functions.normalization import _layout, batch_normalization
-from chainer.utils import type_check
 
 _BRN = "chainer.functions.batch_renormalization"
 
@@ -16,6 +16,87 @@ def _check_positive_real(value: Any, name: str, low: float) -> float:
     if not isinstance(value, numbers.Real) or isinstance(value, bool) or not value >= low:
         raise ValueError(f"{_BRN}: {name} must be a real number >= {low}, got {value!r}")
     return float(value)
+
+
+class BatchRenormalizationFunction(function_node.FunctionNode):
+    """Batch renormalization of ``(x, gamma, beta)``: batch normalization whose output is
+    corrected towards running statistics by ``r`` and ``d`` (constants for
+    differentiation); see :func:`batch_renormalization`.
+
+    Args:
+        eps: Added to the variances.
+        mean: Running mean (or ``None``: no correction, ``r = 1`` and ``d = 0``).
+        var: Running variance, given with ``mean``.
+        decay: Decay rate of the running statistics.
+        rmax: Upper bound of ``r``.
+        dmax: Upper bound of ``|d|``.
+        update_statistics: Update ``mean`` and ``var`` in place after the forward pass.
+
+    After ``forward``, ``r`` and ``d`` hold the corrections used (arrays of the shape of
+    ``gamma``).
+    """
+
+    def __init__(
+        self,
+        eps: float = 2e-5,
+        mean: Any = None,
+        var: Any = None,
+        decay: float = 0.9,
+        rmax: float = 1.0,
+        dmax: float = 0.0,
+        update_statistics: bool = False,
+    ) -> None:
+        self.eps = eps
+        self.running_mean = mean
+        self.running_var = var
+        self.decay = decay
+        self.rmax = rmax
+        self.dmax = dmax
+        self.update_statistics = update_statistics
+        self.r: Any = None
+        self.d: Any = None
+
+    @property
+    def label(self) -> str:
+        return "BatchRenormalization"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        batch_normalization.BatchNormalization(self.eps).check_type_forward(in_types)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        xp = backend.get_array_module(x)
+        param_shape = gamma.shape
+        layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, None))
+        dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
+        mean, _, var = _layout.moments(xp, layout.to3(x), layout.count, dtype)
+        if self.running_mean is None:
+            self.r = xp.ones(param_shape, gamma.dtype)
+            self.d = xp.zeros(param_shape, gamma.dtype)
+        else:
+            sigma = self.running_var.reshape(-1).astype(dtype) + self.eps
+            xp.sqrt(sigma, out=sigma)
+            r = xp.clip(xp.sqrt(var + self.eps) / sigma, 1.0 / self.rmax, self.rmax)
+            d = xp.clip((mean - self.running_mean.reshape(-1)) / sigma, -self.dmax, self.dmax)
+            self.r = r.astype(gamma.dtype, copy=False).reshape(param_shape)
+            self.d = d.astype(gamma.dtype, copy=False).reshape(param_shape)
+        # gamma * (r * xhat + d) + beta is batch normalization with gamma * r and beta + gamma * d.
+        self._bn = batch_normalization.BatchNormalization(self.eps, stats=(mean, var))
+        y = self._bn.forward((x, gamma * self.r, beta + gamma * self.d))
+        if self.update_statistics and not configuration.config.in_recomputing:
+            batch_normalization.update_running_statistics(
+                self.running_mean, self.running_var, mean, var, layout.count, self.decay
+            )
+        return y
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gamma = self.get_retained_inputs()
+        bn = self._bn
+        grad = batch_normalization.BatchNormalizationGrad(self.eps, bn.layout, bn.mean, bn.inv_std)
+        gx, g_scale, g_shift = grad.apply((x, gamma * self.r, grad_outputs[0]))
+        # gamma enters through the scale gamma * r and the shift gamma * d.
+        return gx, g_scale * self.r + g_shift * self.d, g_shift
 
 
 def batch_renormalization(
@@ -80,38 +161,12 @@ def batch_renormalization(
     if update_statistics and running_mean is None:
         raise ValueError(f"{_BRN}: update_statistics=True needs running_mean and running_var to update")
 
-    x = variable.as_variable(x)
-    gamma = variable.as_variable(gamma)
-    beta = variable.as_variable(beta)
-    # The statistics are needed before the normalization (for r and d): compute them once
-    # here and hand them to the normalization node.
-    if configuration.config.type_check:
-        check = batch_normalization.BatchNormalization(eps).check_type_forward
-        type_check.run_check(check, (x.array, gamma.array, beta.array), "BatchRenormalization")
-    param_shape = gamma.shape
-    running_mean = _layout.running_array(running_mean, "running_mean", param_shape, _BRN)
-    running_var = _layout.running_array(running_var, "running_var", param_shape, _BRN)
-
-    xp = backend.get_array_module(x.array)
-    layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, None))
-    dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
-    mean, _, var = _layout.moments(xp, layout.to3(x.array), layout.count, dtype)
-
     if running_mean is not None:
-        sigma = running_var.reshape(-1).astype(dtype) + eps
-        xp.sqrt(sigma, out=sigma)
-        r = xp.clip(xp.sqrt(var + eps) / sigma, 1.0 / rmax, rmax)
-        d = xp.clip((mean - running_mean.reshape(-1)) / sigma, -dmax, dmax)
-        r = r.astype(gamma.dtype, copy=False).reshape(param_shape)
-        d = d.astype(gamma.dtype, copy=False).reshape(param_shape)
-        # gamma * (r * xhat + d) + beta is batch normalization with gamma * r and beta + gamma * d.
-        beta = beta + gamma * d
-        gamma = gamma * r
-
-    y = batch_normalization.BatchNormalization(eps, stats=(mean, var)).apply((x, gamma, beta))[0]
-    if update_statistics and not configuration.config.in_recomputing:
-        batch_normalization.update_running_statistics(running_mean, running_var, mean, var, layout.count, decay)
-    return y
+        param_shape = tuple(variable.as_array(gamma).shape)
+        running_mean = _layout.running_array(running_mean, "running_mean", param_shape, _BRN)
+        running_var = _layout.running_array(running_var, "running_var", param_shape, _BRN)
+    func = BatchRenormalizationFunction(eps, running_mean, running_var, decay, rmax, dmax, update_statistics)
+    return func.apply((x, gamma, beta))[0]
 
 
 def fixed_batch_renormalization(
@@ -130,12 +185,21 @@ def fixed_batch_renormalization(
     Returns:
         ``gamma * (x - mean) / sqrt(var + eps) + beta``.
 
+    .. deprecated::
+        Use :func:`fixed_batch_normalization` (this function warns, as in Chainer).
+
     Example:
         >>> x = np.array([[3.]], 'f')
         >>> one = np.ones(1, 'f')
-        >>> F.fixed_batch_renormalization(x, one, 0 * one, one, 4 * one, eps=0).array
+        >>> F.fixed_batch_normalization(x, one, 0 * one, one, 4 * one, eps=0).array
         array([[1.]], dtype=float32)
     """
+    warnings.warn(
+        "chainer.functions.fixed_batch_renormalization is deprecated: it is the same as "
+        "chainer.functions.fixed_batch_normalization, use that",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return batch_normalization.fixed_batch_normalization(x, gamma, beta, mean, var, eps=eps)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, configuration, function_node, variable
+from chainer.functions import _composite
 from chainer.functions.normalization import _layout
 from chainer.utils import argument, type_check
 
@@ -216,23 +217,45 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         return (_from_groups(y, x.shape, self.groups).astype(x.dtype, copy=False),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # y is bilinear in (x - mean) and projection: the gradients are products again,
-        # written with differentiable functions.
-        from chainer.functions.array import cast, reshape
-        from chainer.functions.math import matmul
-        from chainer.functions.math import sum as sum_module
-
         x, mean, projection = self.get_retained_inputs()
-        gy = cast.cast(_to_groups_var(grad_outputs[0], self.groups), projection.dtype)
-        result: dict[int, Any] = {}
-        if 0 in indexes or 1 in indexes:
-            g_centered = matmul.matmul(projection, gy, transa=True)
-            result[0] = cast.cast(_from_groups_var(g_centered, x.shape, self.groups), x.dtype)
-            result[1] = -sum_module.sum(g_centered, axis=2)
-        if 2 in indexes:
-            centered = cast.cast(_to_groups_var(x, self.groups), mean.dtype) - reshape.reshape(mean, mean.shape + (1,))
-            result[2] = matmul.matmul(gy, centered, transb=True)
-        return tuple(result.get(i) for i in indexes)
+        return _fixed_grads(x, mean, projection, grad_outputs[0], self.groups, indexes)
+
+
+def _fixed_grads(
+    x: Any, mean: Any, projection: Any, gy: Any, groups: int, indexes: tuple[int, ...]
+) -> tuple[Any, ...]:
+    """The gradients of the fixed decorrelated normalization with respect to ``(x, mean,
+    projection)`` (the ``indexes`` asked for). y is bilinear in (x - mean) and
+    projection: they are products again, written with differentiable functions."""
+    from chainer.functions.array import cast, reshape
+    from chainer.functions.math import matmul
+    from chainer.functions.math import sum as sum_module
+
+    gy = cast.cast(_to_groups_var(gy, groups), projection.dtype)
+    result: dict[int, Any] = {}
+    if 0 in indexes or 1 in indexes:
+        g_centered = matmul.matmul(projection, gy, transa=True)
+        result[0] = cast.cast(_from_groups_var(g_centered, x.shape, groups), x.dtype)
+        result[1] = -sum_module.sum(g_centered, axis=2)
+    if 2 in indexes:
+        centered = cast.cast(_to_groups_var(x, groups), mean.dtype) - reshape.reshape(mean, mean.shape + (1,))
+        result[2] = matmul.matmul(gy, centered, transb=True)
+    return tuple(result.get(i) for i in indexes)
+
+
+class FixedDecorrelatedBatchNormalizationGrad(_composite.CompositeNode):
+    """The gradients ``(gx, gmean, gprojection)`` of the fixed decorrelated batch
+    normalization from ``(x, mean, projection, gy)``; differentiable again.
+
+    Args:
+        groups: Number of groups of channels.
+    """
+
+    def __init__(self, groups: int = 16) -> None:
+        self.groups = groups
+
+    def composite(self, x: Any, mean: Any, projection: Any, gy: Any) -> tuple[Any, ...]:
+        return _fixed_grads(x, mean, projection, gy, self.groups, (0, 1, 2))
 
 
 def decorrelated_batch_normalization(x: Any, **kwargs: Any) -> variable.Variable:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, function_node, variable
+from chainer import backend, function_node, utils, variable
 from chainer.functions.normalization import _layout
 from chainer.utils import type_check
 
@@ -25,7 +25,7 @@ class NormalizeL2(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
-        need = max(a + 1 if a >= 0 else -a for a in self.axis)
+        need = max((a + 1 if a >= 0 else -a for a in self.axis), default=0)
         type_check.expect(x_type.dtype.kind == "f", x_type.ndim >= type_check.make_variable(need, "min_ndim_for_axis"))
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -33,10 +33,11 @@ class NormalizeL2(function_node.FunctionNode):
         (x,) = inputs
         xp = backend.get_array_module(x)
         xa = x.astype(_layout.acc_dtype(x.dtype), copy=False)
-        norm = (xa * xa).sum(axis=self.axis, keepdims=True)
+        # force_array: NumPy reduces a 0-dimensional array to a scalar.
+        norm = utils.force_array((xa * xa).sum(axis=self.axis, keepdims=True))
         xp.sqrt(norm, out=norm)
         self.norm = norm
-        return ((xa / (norm + self.eps)).astype(x.dtype, copy=False),)
+        return (utils.force_array(xa / (norm + self.eps), x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
@@ -64,9 +65,8 @@ class NormalizeL2Grad(function_node.FunctionNode):
         inv_d = 1.0 / (n + self.eps)
         dot = (gy * x).sum(axis=self.axis, keepdims=True, dtype=n.dtype)
         coef = dot * inv_d * inv_d / xp.where(n == 0, 1, n)
-        gx = gy * inv_d
-        gx -= x * coef
-        return (gx.astype(x.dtype, copy=False),)
+        gx = gy * inv_d - x * coef
+        return (utils.force_array(gx, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # With a = the gradient of gx, s = sum(gy x), t = sum(a x), q = 1 / (d^2 n):
@@ -116,7 +116,8 @@ def normalize(x: Any, eps: float = 1e-5, axis: Any = 1) -> variable.Variable:
     Args:
         x: Input variable of a floating dtype.
         eps: Added to the norm, so a zero vector gives zeros.
-        axis: The axis (or tuple of axes) the norm is taken over.
+        axis: The axis (or tuple of axes) the norm is taken over; ``()`` takes the
+            norm of each element alone.
 
     Returns:
         The normalized variable, of the shape and dtype of ``x``.
@@ -129,7 +130,8 @@ def normalize(x: Any, eps: float = 1e-5, axis: Any = 1) -> variable.Variable:
         array([[0., 0.]], dtype=float32)
     """
     eps = _layout.check_eps(eps, _NORMALIZE)
-    axes = _layout.parse_axis(axis, _NORMALIZE)
+    # An empty tuple reduces nothing: each element is its own vector, y = x / (|x| + eps).
+    axes = () if isinstance(axis, (tuple, list)) and not axis else _layout.parse_axis(axis, _NORMALIZE)
     if axes is None:
         raise TypeError(f"{_NORMALIZE}: axis must be an int or a tuple of ints, got None")
     return NormalizeL2(eps, axes).apply((x,))[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import backend, configuration, variable
+from chainer.functions import _composite
 from chainer.functions.normalization import _layout, batch_normalization
 from chainer.utils import type_check
 
@@ -24,6 +25,20 @@ def _check_types(in_types: Any) -> None:
         gamma_type.shape[0] == x_type.shape[1],
     )
     type_check.expect(x_type.shape[1] > 0)
+
+
+class LayerNormalization(_composite.CompositeNode):
+    """Layer normalization of ``(x, gamma, beta)`` as a node; see :func:`layer_normalization`.
+
+    Args:
+        eps: Added to the variance.
+    """
+
+    def __init__(self, eps: float = 1e-5) -> None:
+        self.eps = eps
+
+    def composite(self, x: Any, gamma: Any, beta: Any) -> variable.Variable:
+        return layer_normalization(x, gamma, beta, self.eps)
 
 
 def layer_normalization(x: Any, gamma: Any, beta: Any, eps: float = 1e-5) -> variable.Variable:

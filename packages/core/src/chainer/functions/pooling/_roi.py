@@ -14,6 +14,7 @@ spatial index shared by all channels costs one row gather.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy
@@ -140,36 +141,66 @@ def outsize_pair(outsize: Any, where: str) -> tuple[int, int]:
 
 
 def check_scale(spatial_scale: Any, where: str) -> float:
-    if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, (int, float, numpy.floating)):
+    if isinstance(spatial_scale, bool) or not isinstance(spatial_scale, numbers.Real):
         raise TypeError(f"{where}: spatial_scale must be a number, got {spatial_scale!r}")
     if not spatial_scale > 0 or not math.isfinite(spatial_scale):
         raise ValueError(f"{where}: spatial_scale must be positive and finite, got {spatial_scale!r}")
     return float(spatial_scale)
 
 
-def check_inputs(x: Any, rois: Any, roi_indices: Any, label: str) -> None:
+def check_types(in_types: Any) -> None:
     """Type check of ``x (N, C, H, W)``, ``rois (R, 4)`` and ``roi_indices (R,)``."""
+    type_check._argname(in_types, ("x", "rois", "roi_indices"))
+    x_type, rois_type, indices_type = in_types
+    type_check.expect(
+        x_type.dtype.kind == "f",
+        x_type.ndim == 4,
+        rois_type.dtype.kind == "f",
+        rois_type.ndim == 2,
+        rois_type.shape[1] == 4,
+        indices_type.dtype.kind == "i",
+        indices_type.ndim == 1,
+        rois_type.shape[0] == indices_type.shape[0],
+    )
 
-    def check(in_types: Any) -> None:
-        type_check._argname(in_types, ("x", "rois", "roi_indices"))
-        x_type, rois_type, indices_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == "f",
-            x_type.ndim == 4,
-            rois_type.dtype.kind == "f",
-            rois_type.ndim == 2,
-            rois_type.shape[1] == 4,
-            indices_type.dtype.kind == "i",
-            indices_type.ndim == 1,
-            rois_type.shape[0] == indices_type.shape[0],
-        )
 
-    type_check.run_check(check, (x, rois, roi_indices), label)
+def check_roi_indices(x: Any, roi_indices: Any, label: str) -> None:
+    """Every ``roi_indices`` entry names an image of the batch."""
     if roi_indices.size:
         xp = backend.get_array_module(roi_indices)
         low, high = int(xp.min(roi_indices)), int(xp.max(roi_indices))
         if low < 0 or high >= x.shape[0]:
             raise ValueError(f"{label}: roi_indices must lie in [0, {x.shape[0]}) (the batch), got [{low}, {high}]")
+
+
+class ROINode(function_node.FunctionNode):
+    """The base of the ROI pooling and align nodes: ``(x, rois, roi_indices)`` to
+    ``(R, C, out_h, out_w)``, a gather of weighted pixels of ``x``.
+
+    A subclass's :meth:`pixel_map` says, from the input arrays, which pixels feed every
+    output and with what weights; :class:`PixelGather` and :class:`PixelScatter` do the
+    rest. The gradient reaches ``x`` only (``rois`` and ``roi_indices`` are positions).
+    """
+
+    def check_type_forward(self, in_types: Any) -> None:
+        check_types(in_types)
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        """``(index, weight, (R, out_h, out_w))`` for :func:`gather` of ``inputs[0]``."""
+        raise NotImplementedError(f"{type(self).__name__}.pixel_map: a ROI node says which pixels it reads")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        if len(inputs) == 3:
+            check_roi_indices(x, inputs[2], self.label)
+        self.index, self.weight, out_shape = self.pixel_map(inputs)
+        self.x_shape = x.shape
+        gather_node = PixelGather(self.index, self.weight, out_shape, self.label)
+        return gather_node.forward((x,))
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        gx = PixelScatter(self.index, self.weight, self.x_shape, f"{self.label}Grad").apply(grad_outputs)[0]
+        return tuple(gx if i == 0 else None for i in indexes)
 
 
 def scaled_boxes(rois: Any, scale: float, xp: Any) -> tuple[Any, Any, Any, Any]:
@@ -291,23 +322,31 @@ def align_samples(
     return index_a, weight_a * valid[..., None], valid, counts
 
 
-def sampling_pair(sampling_ratio: Any, where: str) -> tuple[int, int] | None:
+def sampling_pair(sampling_ratio: Any, where: str) -> tuple[int | None, int | None] | None:
+    """``None``, or a pair whose entries are a positive int or ``None`` (the default,
+    ``ceil(bin size)``, along that axis alone)."""
     if sampling_ratio is None:
         return None
+    if isinstance(sampling_ratio, (tuple, list)) and len(sampling_ratio) == 2 and None in sampling_ratio:
+        return tuple(  # type: ignore[return-value]
+            None if r is None else K.as_tuple(r, 1, "sampling_ratio", where)[0] for r in sampling_ratio
+        )
     return K.as_tuple(sampling_ratio, 2, "sampling_ratio", where)  # type: ignore[return-value]
 
 
-def align_inputs(
-    x: Any, rois: Any, roi_indices: Any, outsize: Any, spatial_scale: Any, sampling_ratio: Any, where: str, label: str
-) -> tuple[Any, Any, tuple[int, int, int], tuple[Any, Any, Any, Any]]:
-    """The checked inputs of the RoIAlign functions and :func:`align_samples` of them:
-    returns ``x`` as a variable, its array module, the output's ``(R, out_h, out_w)``
-    and the samples."""
-    x = variable.as_variable(x)
-    rois, roi_indices = as_array(rois), as_array(roi_indices)
-    check_inputs(x.array, rois, roi_indices, label)
-    out = outsize_pair(outsize, where)
-    scale = check_scale(spatial_scale, where)
-    ratio = sampling_pair(sampling_ratio, where)
-    xp = backend.get_array_module(x.array)
-    return x, xp, (len(rois), *out), align_samples(rois, roi_indices, x.shape, out, scale, ratio, xp)
+class ROIAlignNode(ROINode):
+    """The base of the RoIAlign nodes: bilinear samples of every bin (see
+    :func:`align_samples`), reduced by the subclass's :meth:`pixel_map`."""
+
+    def __init__(self, outsize: Any, spatial_scale: Any, sampling_ratio: Any = None) -> None:
+        where = f"chainer.functions.{self._function_name}"
+        self.outsize = outsize_pair(outsize, where)
+        self.spatial_scale = check_scale(spatial_scale, where)
+        self.sampling_ratio = sampling_pair(sampling_ratio, where)
+
+    _function_name = ""
+
+    def samples(self, x: Any, rois: Any, roi_indices: Any) -> tuple[Any, Any, Any, Any]:
+        """:func:`align_samples` of the inputs with this node's geometry."""
+        xp = backend.get_array_module(x)
+        return align_samples(rois, roi_indices, x.shape, self.outsize, self.spatial_scale, self.sampling_ratio, xp)

@@ -7,10 +7,10 @@ from typing import Any
 
 from chainer import variable
 from chainer.functions.pooling import _pooling_kernels as P
-from chainer.functions.pooling import average_pooling_nd
+from chainer.functions.pooling import average_pooling_nd, pooling_2d
 
 
-class AveragePooling2D(average_pooling_nd.AveragePoolingND):
+class AveragePooling2D(average_pooling_nd.AveragePoolingND, pooling_2d.Pooling2D):
     """Average pooling on two spatial axes; padding counts as zeros."""
 
     def __init__(
@@ -23,15 +23,15 @@ class AveragePooling2D(average_pooling_nd.AveragePoolingND):
         if cover_all:
             raise ValueError("AveragePooling2D: cover_all=True is not supported")
         k, s, p = P.pooling_args(2, ksize, stride, pad, "chainer.functions.average_pooling_2d")
-        super().__init__(2, k, s, p, 0)
+        average_pooling_nd.AveragePoolingND.__init__(self, 2, k, s, p, 0)
 
-    # Per-axis names of the geometry, as Chainer's 2-D function exposes them.
-    kh = property(lambda self: self.ksize[0])
-    kw = property(lambda self: self.ksize[1])
-    sy = property(lambda self: self.stride[0])
-    sx = property(lambda self: self.stride[1])
-    ph = property(lambda self: self.pad[0])
-    pw = property(lambda self: self.pad[1])
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return AveragePooling2DGrad(self).apply(grad_outputs)
+
+
+class AveragePooling2DGrad(average_pooling_nd.AveragePoolingNDGrad):
+    """:class:`~chainer.functions.pooling.average_pooling_nd.AveragePoolingNDGrad` of an
+    :class:`AveragePooling2D` node."""
 
 
 def average_pooling_2d(

@@ -5,34 +5,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer import backend, function_node, variable
+from chainer import backend, variable
 from chainer.functions.pooling import _pooling_kernels as P
-from chainer.functions.pooling import max_pooling_nd
-from chainer.utils import type_check
+from chainer.functions.pooling import max_pooling_nd, pooling_nd
 
 
-class AveragePoolingND(function_node.FunctionNode):
+class AveragePoolingND(pooling_nd._PoolingND):
     """Mean over each window. Padding counts as zeros (``pad_value=0``) or is left out
     of the mean (``pad_value=None``)."""
 
     def __init__(
         self,
         ndim: int,
-        ksize: Sequence[int],
-        stride: Sequence[int],
-        pad: Sequence[int],
+        ksize: int | Sequence[int],
+        stride: int | Sequence[int] | None = None,
+        pad: int | Sequence[int] = 0,
         pad_value: float | None = 0,
     ) -> None:
-        self.ndim = ndim
-        self.ksize = tuple(ksize)
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
+        pooling_nd._PoolingND.__init__(self, ndim, ksize, stride, pad, False)
         self.pad_value = pad_value
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        type_check.expect(x_type.dtype.kind == "f", x_type.ndim == self.ndim + 2)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
@@ -50,7 +41,19 @@ class AveragePoolingND(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.WindowSpread(self.geometry, self.weight, f"{self.label}Grad").apply(grad_outputs)
+        return AveragePoolingNDGrad(self).apply(grad_outputs)
+
+
+class AveragePoolingNDGrad(P.WindowSpread):
+    """The gradient of an :class:`AveragePoolingND` node after its forward: each window's
+    gradient is spread over its elements with the weights of the mean. Its own gradient
+    is the average pooling again."""
+
+    def __init__(self, apoolnd: AveragePoolingND) -> None:
+        geometry = getattr(apoolnd, "geometry", None)
+        if geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the pooling node has not run its forward pass yet")
+        super().__init__(geometry, apoolnd.weight, f"{apoolnd.label}Grad")
 
 
 def check_pad_value(pad_value: Any, where: str) -> None:

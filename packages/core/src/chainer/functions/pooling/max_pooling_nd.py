@@ -1,38 +1,34 @@
-"""N-dimensional max pooling, and its 1-D and 3-D forms."""
+"""N-dimensional max pooling, and its 1-D, 2-D and 3-D forms."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from chainer import function_node
 from chainer.functions.pooling import _pooling_kernels as P
-from chainer.utils import type_check
+from chainer.functions.pooling import pooling_2d, pooling_nd
 
 
-class MaxPoolingND(function_node.FunctionNode):
-    """Maximum over each window; remembers which element won (the first maximum)."""
+class MaxPoolingND(pooling_nd._PoolingND):
+    """Maximum over each window; remembers which element won (the first maximum).
+
+    After ``forward``, ``indexes`` holds the position of each window's maximum as a flat
+    index over the window (padding included).
+    """
 
     def __init__(
         self,
         ndim: int,
-        ksize: Sequence[int],
-        stride: Sequence[int],
-        pad: Sequence[int],
+        ksize: int | Sequence[int],
+        stride: int | Sequence[int] | None = None,
+        pad: int | Sequence[int] = 0,
         cover_all: bool = True,
+        return_indices: bool = False,
     ) -> None:
-        self.ndim = ndim
-        self.ksize = tuple(ksize)
-        self.stride = tuple(stride)
-        self.pad = tuple(pad)
-        self.cover_all = bool(cover_all)
+        pooling_nd._PoolingND.__init__(self, ndim, ksize, stride, pad, cover_all)
+        self.return_indices = return_indices
         self.indexes: Any = None
         self.geometry: P.Geometry | None = None
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        type_check.expect(x_type.dtype.kind == "f", x_type.ndim == self.ndim + 2)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = inputs
@@ -43,8 +39,53 @@ class MaxPoolingND(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        assert self.geometry is not None, "backward before forward"
-        return P.IndexScatter(self.indexes, self.geometry, f"{self.label}Grad").apply(grad_outputs)
+        return MaxPoolingNDGrad(self).apply(grad_outputs)
+
+
+class MaxPoolingNDGrad(P.IndexScatter):
+    """The gradient of a :class:`MaxPoolingND` node after its forward: each window's
+    gradient goes to the element that was its maximum (overlaps add up). Its own gradient
+    is :class:`MaxPoolingNDWithIndexes` of the same node."""
+
+    def __init__(self, mpoolnd: MaxPoolingND) -> None:
+        if mpoolnd.geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the pooling node has not run its forward pass yet")
+        super().__init__(mpoolnd.indexes, mpoolnd.geometry, f"{mpoolnd.label}Grad")
+        self._mpoolnd = mpoolnd
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return MaxPoolingNDWithIndexes(self._mpoolnd).apply(grad_outputs)
+
+
+class MaxPoolingNDWithIndexes(P.IndexGather):
+    """Pools an input with the maxima positions a :class:`MaxPoolingND` node found: each
+    window gives its element at that position (linear in the input). Its gradient is
+    :class:`MaxPoolingNDGrad` of the same node."""
+
+    def __init__(self, mpoolnd: MaxPoolingND) -> None:
+        if mpoolnd.geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the pooling node has not run its forward pass yet")
+        super().__init__(mpoolnd.indexes, mpoolnd.geometry, f"{mpoolnd.label}WithIndexes")
+        self._mpoolnd = mpoolnd
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return MaxPoolingNDGrad(self._mpoolnd).apply(grad_outputs)
+
+
+class MaxPooling2D(MaxPoolingND, pooling_2d.Pooling2D):
+    """:class:`MaxPoolingND` on two spatial axes (with the per-axis names of
+    :class:`~chainer.functions.pooling.pooling_2d.Pooling2D`)."""
+
+    def __init__(
+        self,
+        ksize: int | Sequence[int],
+        stride: int | Sequence[int] | None = None,
+        pad: int | Sequence[int] = 0,
+        cover_all: bool = True,
+        return_indices: bool = False,
+    ) -> None:
+        k, s, p = P.pooling_args(2, ksize, stride, pad, "chainer.functions.max_pooling_2d")
+        MaxPoolingND.__init__(self, 2, k, s, p, cover_all, return_indices)
 
 
 def _max_pooling(x: Any, node: MaxPoolingND, return_indices: bool) -> Any:
@@ -132,4 +173,36 @@ def max_pooling_3d(
     return _max_pooling(x, _nd_node(3, ksize, stride, pad, cover_all, where), return_indices)
 
 
-__all__ = ["max_pooling_1d", "max_pooling_3d", "max_pooling_nd"]
+def max_pooling_2d(
+    x: Any,
+    ksize: int | Sequence[int],
+    stride: int | Sequence[int] | None = None,
+    pad: int | Sequence[int] = 0,
+    cover_all: bool = True,
+    return_indices: bool = False,
+) -> Any:
+    """Spatial max pooling over ``x`` of shape ``(N, C, H, W)``.
+
+    Args:
+        x: Input variable ``(N, C, H, W)``.
+        ksize: ``k`` or ``(kh, kw)``.
+        stride: ``s`` or ``(sy, sx)``; ``None`` (default) means ``ksize``.
+        pad: ``p`` or ``(ph, pw)``; padded elements are ``-inf``.
+        cover_all: If ``True`` (default) the windows cover the whole input, the last
+            ones reaching into extra padding if needed.
+        return_indices: Also return, per output, the flat index ``dy * kw + dx`` of the
+            maximum inside its window (for :func:`upsampling_2d`).
+
+    Returns:
+        ``y`` of shape ``(N, C, out_h, out_w)``, or ``(y, indexes)``.
+
+    Example:
+        >>> x = np.arange(16, dtype='f').reshape(1, 1, 4, 4)
+        >>> F.max_pooling_2d(x, 2).array
+        array([[[[ 5.,  7.],
+                 [13., 15.]]]], dtype=float32)
+    """
+    return _max_pooling(x, MaxPooling2D(ksize, stride, pad, cover_all), return_indices)
+
+
+__all__ = ["max_pooling_1d", "max_pooling_2d", "max_pooling_3d", "max_pooling_nd"]

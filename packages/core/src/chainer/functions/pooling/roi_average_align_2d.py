@@ -8,6 +8,29 @@ from chainer import variable
 from chainer.functions.pooling import _roi
 
 
+class ROIAverageAlign2D(_roi.ROIAlignNode):
+    """RoIAlign with averaging; see :func:`roi_average_align_2d`.
+
+    Args:
+        outsize: ``o`` or ``(out_h, out_w)``.
+        spatial_scale: Factor from image to ``x`` coordinates.
+        sampling_ratio: Samples per bin along each axis (see the function).
+    """
+
+    _function_name = "roi_average_align_2d"
+
+    @property
+    def label(self) -> str:
+        return "ROIAverageAlign2D"
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        x, rois, roi_indices = inputs
+        index, weight, _, counts = self.samples(x, rois, roi_indices)
+        m, samples, taps = index.shape
+        weight = (weight / counts[:, None, None]).reshape(m, samples * taps).astype(_roi.K.compute_dtype(x.dtype))
+        return index.reshape(m, samples * taps), weight, (len(rois), *self.outsize)
+
+
 def roi_average_align_2d(
     x: Any,
     rois: Any,
@@ -30,7 +53,8 @@ def roi_average_align_2d(
         roi_indices: Integer ``(R,)``: the batch index of each RoI.
         outsize: ``o`` or ``(out_h, out_w)``.
         spatial_scale: Factor from image to ``x`` coordinates (e.g. ``1 / 16``).
-        sampling_ratio: Samples per bin along each axis (an int or a pair), or None.
+        sampling_ratio: Samples per bin along each axis: an int, a pair (an entry may be
+            None: the default along that axis), or None (the default, ``ceil(bin size)``).
 
     Returns:
         Output ``(R, C, out_h, out_w)``. Differentiable with respect to ``x``.
@@ -41,16 +65,7 @@ def roi_average_align_2d(
         >>> F.roi_average_align_2d(x, rois, np.array([0], 'i'), 2, 1.0, 2).shape
         (1, 1, 2, 2)
     """
-    where = "chainer.functions.roi_average_align_2d"
-    label = "ROIAverageAlign2D"
-    x, xp, out_shape, aligned = _roi.align_inputs(
-        x, rois, roi_indices, outsize, spatial_scale, sampling_ratio, where, label
-    )
-    index, weight, _, counts = aligned
-    m, samples, taps = index.shape
-    weight = (weight / counts[:, None, None]).reshape(m, samples * taps).astype(_roi.K.compute_dtype(x.dtype))
-    node = _roi.PixelGather(index.reshape(m, samples * taps), weight, out_shape, label)
-    return node.apply((x,))[0]
+    return ROIAverageAlign2D(outsize, spatial_scale, sampling_ratio).apply((x, rois, roi_indices))[0]
 
 
 __all__ = ["roi_average_align_2d"]

@@ -19,6 +19,46 @@ def roi_bins(
     return _roi.bin_candidates(lo_y, hi_y, lo_x, hi_x, roi_indices, h, w, xp)
 
 
+class ROIPoolingNode(_roi.ROINode):
+    """The base of :class:`ROIAveragePooling2D` and
+    :class:`~chainer.functions.pooling.roi_max_pooling_2d.ROIMaxPooling2D`: the pixels of
+    every bin (see :func:`roi_bins`)."""
+
+    _function_name = ""
+
+    def __init__(self, outsize: Any, spatial_scale: Any) -> None:
+        where = f"chainer.functions.{self._function_name}"
+        self.outsize = _roi.outsize_pair(outsize, where)
+        self.spatial_scale = _roi.check_scale(spatial_scale, where)
+
+    def bins(self, x: Any, rois: Any, roi_indices: Any) -> tuple[Any, Any]:
+        """:func:`roi_bins` of the inputs with this node's geometry."""
+        xp = backend.get_array_module(x)
+        return roi_bins(rois, roi_indices, x.shape, self.outsize, self.spatial_scale, xp)
+
+
+class ROIAveragePooling2D(ROIPoolingNode):
+    """RoI average pooling; see :func:`roi_average_pooling_2d`.
+
+    Args:
+        outsize: ``o`` or ``(out_h, out_w)``.
+        spatial_scale: Factor from image to ``x`` coordinates.
+    """
+
+    _function_name = "roi_average_pooling_2d"
+
+    @property
+    def label(self) -> str:
+        return "ROIAveragePooling2D"
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        x, rois, roi_indices = inputs
+        xp = backend.get_array_module(x)
+        index, valid = self.bins(x, rois, roi_indices)
+        weight = valid / xp.maximum(valid.sum(axis=1, keepdims=True), 1)
+        return index, weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), *self.outsize)
+
+
 def roi_average_pooling_2d(
     x: Any, rois: Any, roi_indices: Any, outsize: int | tuple[int, int], spatial_scale: float
 ) -> variable.Variable:
@@ -45,19 +85,7 @@ def roi_average_pooling_2d(
         array([[[[ 2.5,  4.5],
                  [10.5, 12.5]]]], dtype=float32)
     """
-    where = "chainer.functions.roi_average_pooling_2d"
-    label = "ROIAveragePooling2D"
-    x = variable.as_variable(x)
-    rois, roi_indices = _roi.as_array(rois), _roi.as_array(roi_indices)
-    _roi.check_inputs(x.array, rois, roi_indices, label)
-    oh, ow = _roi.outsize_pair(outsize, where)
-    scale = _roi.check_scale(spatial_scale, where)
-    xp = backend.get_array_module(x.array)
-    index, valid = roi_bins(rois, roi_indices, x.shape, (oh, ow), scale, xp)
-    counts = valid.sum(axis=1, keepdims=True)
-    weight = valid / xp.maximum(counts, 1)
-    node = _roi.PixelGather(index, weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), oh, ow), label)
-    return node.apply((x,))[0]
+    return ROIAveragePooling2D(outsize, spatial_scale).apply((x, rois, roi_indices))[0]
 
 
 __all__ = ["roi_average_pooling_2d"]

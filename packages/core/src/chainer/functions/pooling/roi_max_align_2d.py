@@ -6,8 +6,47 @@ from typing import Any
 
 import numpy
 
-from chainer import variable
+from chainer import backend, variable
 from chainer.functions.pooling import _roi
+
+
+class ROIMaxAlign2D(_roi.ROIAlignNode):
+    """RoIAlign with the maximum of the samples; see :func:`roi_max_align_2d`.
+
+    Args:
+        outsize: ``o`` or ``(out_h, out_w)``.
+        spatial_scale: Factor from image to ``x`` coordinates.
+        sampling_ratio: Samples per bin along each axis (see the function).
+    """
+
+    _function_name = "roi_max_align_2d"
+
+    @property
+    def label(self) -> str:
+        return "ROIMaxAlign2D"
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        x, rois, roi_indices = inputs
+        xp = backend.get_array_module(x)
+        index, weight, valid, _ = self.samples(x, rois, roi_indices)
+        m, samples = valid.shape
+        c = x.shape[1]
+        # Value of every sample per channel, then the winner per (bin, channel).
+        best = xp.full((m, c), -numpy.inf, numpy.float64)
+        winner = xp.zeros((m, c), numpy.int64)
+        for s in range(samples):
+            value = _roi.gather(x, index[:, s], weight[:, s].astype(x.dtype)).astype(numpy.float64)
+            value = xp.where(valid[:, s, None], value, -numpy.inf)
+            better = value > best
+            best = xp.where(better, value, best)
+            winner = xp.where(better, s, winner)
+        found = best > -numpy.inf
+        pick = winner[:, None, :]  # (M, 1, C) -> taps of the winning sample
+        taps_index = xp.take_along_axis(index.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
+        taps_weight = xp.take_along_axis(weight.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
+        taps_index = taps_index[:, :, 0, :]  # (M, 4, C)
+        taps_weight = taps_weight[:, :, 0, :] * found[:, None, :]
+        return taps_index, taps_weight.astype(_roi.K.compute_dtype(x.dtype)), (len(rois), *self.outsize)
 
 
 def roi_max_align_2d(
@@ -29,7 +68,8 @@ def roi_max_align_2d(
         roi_indices: Integer ``(R,)`` batch indices.
         outsize: ``o`` or ``(out_h, out_w)``.
         spatial_scale: Factor from image to ``x`` coordinates.
-        sampling_ratio: Samples per bin along each axis (an int or a pair), or None
+        sampling_ratio: Samples per bin along each axis: an int, a pair (an entry may be
+            None: the default along that axis), or None (the default, ``ceil(bin size)``).
             for ``ceil(bin size)``.
 
     Returns:
@@ -42,31 +82,7 @@ def roi_max_align_2d(
         >>> F.roi_max_align_2d(x, rois, np.array([0], 'i'), 1, 1.0, 2).shape
         (1, 1, 1, 1)
     """
-    where = "chainer.functions.roi_max_align_2d"
-    label = "ROIMaxAlign2D"
-    x, xp, out_shape, aligned = _roi.align_inputs(
-        x, rois, roi_indices, outsize, spatial_scale, sampling_ratio, where, label
-    )
-    index, weight, valid, _ = aligned
-    m, samples = valid.shape
-    c = x.shape[1]
-    # Value of every sample per channel, then the winner per (bin, channel).
-    best = xp.full((m, c), -numpy.inf, numpy.float64)
-    winner = xp.zeros((m, c), numpy.int64)
-    for s in range(samples):
-        value = _roi.gather(x.array, index[:, s], weight[:, s].astype(x.dtype)).astype(numpy.float64)
-        value = xp.where(valid[:, s, None], value, -numpy.inf)
-        better = value > best
-        best = xp.where(better, value, best)
-        winner = xp.where(better, s, winner)
-    found = best > -numpy.inf
-    pick = winner[:, None, :]  # (M, 1, C) -> taps of the winning sample
-    taps_index = xp.take_along_axis(index.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
-    taps_weight = xp.take_along_axis(weight.transpose(0, 2, 1)[:, :, :, None], pick[:, :, None, :], axis=2)
-    taps_index = taps_index[:, :, 0, :]  # (M, 4, C)
-    taps_weight = taps_weight[:, :, 0, :] * found[:, None, :]
-    node = _roi.PixelGather(taps_index, taps_weight.astype(_roi.K.compute_dtype(x.dtype)), out_shape, label)
-    return node.apply((x,))[0]
+    return ROIMaxAlign2D(outsize, spatial_scale, sampling_ratio).apply((x, rois, roi_indices))[0]
 
 
 __all__ = ["roi_max_align_2d"]

@@ -4,8 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, variable
+from chainer import variable
 from chainer.functions.pooling import _roi, roi_average_pooling_2d
+
+
+class ROIMaxPooling2D(roi_average_pooling_2d.ROIPoolingNode):
+    """RoI max pooling; see :func:`roi_max_pooling_2d`.
+
+    Args:
+        outsize: ``o`` or ``(out_h, out_w)``.
+        spatial_scale: Factor from image to ``x`` coordinates.
+    """
+
+    _function_name = "roi_max_pooling_2d"
+
+    @property
+    def label(self) -> str:
+        return "ROIMaxPooling2D"
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        x, rois, roi_indices = inputs
+        index, valid = self.bins(x, rois, roi_indices)
+        _, winner, found = _roi.running_max(x, index, valid)
+        return winner[:, None, :], found[:, None, :].astype(x.dtype), (len(rois), *self.outsize)
 
 
 def roi_max_pooling_2d(
@@ -31,18 +52,7 @@ def roi_max_pooling_2d(
         array([[[[ 5.,  7.],
                  [13., 15.]]]], dtype=float32)
     """
-    where = "chainer.functions.roi_max_pooling_2d"
-    label = "ROIMaxPooling2D"
-    x = variable.as_variable(x)
-    rois, roi_indices = _roi.as_array(rois), _roi.as_array(roi_indices)
-    _roi.check_inputs(x.array, rois, roi_indices, label)
-    oh, ow = _roi.outsize_pair(outsize, where)
-    scale = _roi.check_scale(spatial_scale, where)
-    xp = backend.get_array_module(x.array)
-    index, valid = roi_average_pooling_2d.roi_bins(rois, roi_indices, x.shape, (oh, ow), scale, xp)
-    _, winner, found = _roi.running_max(x.array, index, valid)
-    node = _roi.PixelGather(winner[:, None, :], found[:, None, :].astype(x.dtype), (len(rois), oh, ow), label)
-    return node.apply((x,))[0]
+    return ROIMaxPooling2D(outsize, spatial_scale).apply((x, rois, roi_indices))[0]
 
 
 __all__ = ["roi_max_pooling_2d"]

@@ -15,6 +15,74 @@ def _round_half_away(v: Any, xp: Any) -> Any:
     return xp.sign(v) * xp.floor(xp.abs(v) + 0.5)
 
 
+class ROIPooling2D(_roi.ROINode):
+    """Fast R-CNN's RoI max pooling of ``(x, rois)``; see :func:`roi_pooling_2d`.
+
+    Args:
+        outh: Output height.
+        outw: Output width.
+        spatial_scale: Factor from image to ``x`` coordinates.
+    """
+
+    def __init__(self, outh: int, outw: int, spatial_scale: float) -> None:
+        where = "chainer.functions.roi_pooling_2d"
+        self.outh, self.outw = _roi.outsize_pair((outh, outw), where)
+        self.spatial_scale = _roi.check_scale(spatial_scale, where)
+
+    @property
+    def label(self) -> str:
+        return "ROIPooling2D"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x", "rois"))
+        x_type, rois_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == "f",
+            x_type.ndim == 4,
+            rois_type.dtype.kind == "f",
+            rois_type.ndim == 2,
+            rois_type.shape[1] == 5,
+        )
+
+    def pixel_map(self, inputs: tuple[Any, ...]) -> tuple[Any, Any, tuple[int, int, int]]:
+        x, rois = inputs
+        xp = backend.get_array_module(x)
+        oh, ow, scale = self.outh, self.outw, self.spatial_scale
+        n, _, h, w = x.shape
+        r = xp.asarray(rois, numpy.float64)
+        batch = r[:, 0].astype(numpy.int64)
+        if len(batch) and (int(batch.min()) < 0 or int(batch.max()) >= n or not bool((r[:, 0] == batch).all())):
+            raise ValueError(
+                f"chainer.functions.roi_pooling_2d: rois[:, 0] must be whole batch indices in [0, {n}), got {r[:, 0]}"
+            )
+        x1, y1, x2, y2 = (_round_half_away(r[:, i] * scale, xp) for i in (1, 2, 3, 4))
+        height = xp.maximum(y2 - y1 + 1, 1)
+        width = xp.maximum(x2 - x1 + 1, 1)
+        # Bin edges relative to the box are floored/ceiled first, then shifted by its start.
+        steps_y, steps_x = xp.arange(oh)[None], xp.arange(ow)[None]
+        lo_y = xp.clip(xp.floor(steps_y * (height / oh)[:, None]) + y1[:, None], 0, h).astype(numpy.int64)
+        hi_y = xp.clip(xp.ceil((steps_y + 1) * (height / oh)[:, None]) + y1[:, None], 0, h).astype(numpy.int64)
+        lo_x = xp.clip(xp.floor(steps_x * (width / ow)[:, None]) + x1[:, None], 0, w).astype(numpy.int64)
+        hi_x = xp.clip(xp.ceil((steps_x + 1) * (width / ow)[:, None]) + x1[:, None], 0, w).astype(numpy.int64)
+        index, valid = _roi.bin_candidates(lo_y, hi_y, lo_x, hi_x, batch, h, w, xp)
+        _, winner, found = _roi.running_max(x, index, valid)
+        return winner[:, None, :], found[:, None, :].astype(x.dtype), (len(rois), oh, ow)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        gx = ROIPooling2DGrad(self).apply(grad_outputs)[0]
+        return tuple(gx if i == 0 else None for i in indexes)
+
+
+class ROIPooling2DGrad(_roi.PixelScatter):
+    """The gradient of a :class:`ROIPooling2D` node after its forward: each bin's
+    gradient goes to the pixel that was its maximum."""
+
+    def __init__(self, roi_pooling: ROIPooling2D) -> None:
+        if getattr(roi_pooling, "index", None) is None:
+            raise RuntimeError(f"{type(self).__name__}: the ROI pooling node has not run its forward pass yet")
+        super().__init__(roi_pooling.index, roi_pooling.weight, roi_pooling.x_shape, "ROIPooling2DGrad")
+
+
 def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float) -> variable.Variable:
     """Region of interest (RoI) max pooling as in Fast R-CNN (Girshick, 2015).
 
@@ -41,43 +109,7 @@ def roi_pooling_2d(x: Any, rois: Any, outh: int, outw: int, spatial_scale: float
         array([[[[ 5.,  7.],
                  [13., 15.]]]], dtype=float32)
     """
-    where = "chainer.functions.roi_pooling_2d"
-    label = "ROIPooling2D"
-    x = variable.as_variable(x)
-    rois = _roi.as_array(rois)
-
-    def check(in_types: Any) -> None:
-        type_check._argname(in_types, ("x", "rois"))
-        x_type, rois_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == "f",
-            x_type.ndim == 4,
-            rois_type.dtype.kind == "f",
-            rois_type.ndim == 2,
-            rois_type.shape[1] == 5,
-        )
-
-    type_check.run_check(check, (x.array, rois), label)
-    oh, ow = _roi.outsize_pair((outh, outw), where)
-    scale = _roi.check_scale(spatial_scale, where)
-    xp = backend.get_array_module(x.array)
-    n, _, h, w = x.shape
-    r = xp.asarray(rois, numpy.float64)
-    batch = r[:, 0].astype(numpy.int64)
-    if len(batch) and (int(batch.min()) < 0 or int(batch.max()) >= n or not bool((r[:, 0] == batch).all())):
-        raise ValueError(f"{where}: rois[:, 0] must be whole batch indices in [0, {n}), got {r[:, 0]}")
-    x1, y1, x2, y2 = (_round_half_away(r[:, i] * scale, xp) for i in (1, 2, 3, 4))
-    height = xp.maximum(y2 - y1 + 1, 1)
-    width = xp.maximum(x2 - x1 + 1, 1)
-    # Bin edges relative to the box are floored/ceiled first, then shifted by its start.
-    lo_y = xp.clip(xp.floor(xp.arange(oh)[None] * (height / oh)[:, None]) + y1[:, None], 0, h).astype(numpy.int64)
-    hi_y = xp.clip(xp.ceil((xp.arange(oh)[None] + 1) * (height / oh)[:, None]) + y1[:, None], 0, h).astype(numpy.int64)
-    lo_x = xp.clip(xp.floor(xp.arange(ow)[None] * (width / ow)[:, None]) + x1[:, None], 0, w).astype(numpy.int64)
-    hi_x = xp.clip(xp.ceil((xp.arange(ow)[None] + 1) * (width / ow)[:, None]) + x1[:, None], 0, w).astype(numpy.int64)
-    index, valid = _roi.bin_candidates(lo_y, hi_y, lo_x, hi_x, batch, h, w, xp)
-    _, winner, found = _roi.running_max(x.array, index, valid)
-    node = _roi.PixelGather(winner[:, None, :], found[:, None, :].astype(x.dtype), (len(rois), oh, ow), label)
-    return node.apply((x,))[0]
+    return ROIPooling2D(outh, outw, spatial_scale).apply((x, rois))[0]
 
 
 __all__ = ["roi_pooling_2d"]

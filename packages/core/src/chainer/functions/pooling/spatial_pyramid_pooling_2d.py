@@ -7,7 +7,7 @@ from typing import Any
 
 from chainer import variable
 from chainer.functions.array import concat, reshape
-from chainer.functions.pooling import max_pooling_2d
+from chainer.functions.pooling import max_pooling_nd
 
 
 def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None = None) -> variable.Variable:
@@ -21,7 +21,7 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
     Args:
         x: Input variable ``(N, C, H, W)``.
         pyramid_height: Number of pyramid levels (a positive int).
-        pooling: ``'max'`` (``None`` means ``'max'``; no other pooling is supported).
+        pooling: ``'max'``, the only pooling supported; it must be given.
 
     Returns:
         Output of shape ``(N, C * sum_l 4^l, 1, 1)`` (fewer bins on levels whose grid is
@@ -29,12 +29,13 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
 
     Example:
         >>> x = np.ones((2, 3, 8, 8), 'f')
-        >>> F.spatial_pyramid_pooling_2d(x, 3).shape
+        >>> F.spatial_pyramid_pooling_2d(x, 3, 'max').shape
         (2, 63, 1, 1)
     """
     where = "chainer.functions.spatial_pyramid_pooling_2d"
     if pooling is None:
-        pooling = "max"
+        # As in Chainer: the pooling must be named (it once had a default that changed).
+        raise ValueError(f"{where}: pooling must be given; the only one supported is 'max'")
     if pooling != "max":
         raise ValueError(f"{where}: unsupported pooling {pooling!r}; only 'max' is supported")
     if not isinstance(pyramid_height, int) or isinstance(pyramid_height, bool) or pyramid_height < 1:
@@ -48,7 +49,7 @@ def spatial_pyramid_pooling_2d(x: Any, pyramid_height: int, pooling: str | None 
         bins = 2**level
         kh, kw = math.ceil(h / bins), math.ceil(w / bins)
         ph, pw = (kh * bins - h) // 2, (kw * bins - w) // 2
-        y = max_pooling_2d.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
+        y = max_pooling_nd.MaxPooling2D((kh, kw), (kh, kw), (ph, pw), True).apply((x,))[0]
         levels.append(reshape.reshape(y, (n, -1)))
     y = levels[0] if len(levels) == 1 else concat.concat(levels, axis=1)
     return reshape.reshape(y, (n, -1, 1, 1))

@@ -33,6 +33,14 @@ class Unpooling2D(unpooling_nd.UnpoolingND):
     outh = property(lambda self: None if self.outsize is None else self.outsize[0])
     outw = property(lambda self: None if self.outsize is None else self.outsize[1])
 
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return Unpooling2DGrad(self).apply(grad_outputs)
+
+
+class Unpooling2DGrad(unpooling_nd.UnpoolingNDGrad):
+    """:class:`~chainer.functions.pooling.unpooling_nd.UnpoolingNDGrad` of an
+    :class:`Unpooling2D` node."""
+
 
 def unpooling_2d(
     x: Any,

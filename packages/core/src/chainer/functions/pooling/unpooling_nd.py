@@ -86,7 +86,8 @@ class WindowSpreading(function_node.FunctionNode):
 
     def _set_geometry(self, x: Any) -> P.Geometry:
         geometry = unpooling_geometry(x.shape[2:], self.ksize, self.stride, self.pad, self.outsize, self.cover_all)
-        if any(n <= 0 for n in geometry.in_size):
+        # An empty output (a padding that eats the whole output) is allowed, as in Chainer.
+        if any(n < 0 for n in geometry.in_size):
             raise ValueError(f"{self.label}: the output would have size {geometry.in_size}; the padding is too large")
         self.geometry = geometry
         return geometry
@@ -118,7 +119,19 @@ class UnpoolingND(WindowSpreading):
         return (P.window_spread(x, self._set_geometry(x)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.WindowSum(self.geometry, 1, f"{self.label}Grad").apply(grad_outputs)
+        return UnpoolingNDGrad(self).apply(grad_outputs)
+
+
+class UnpoolingNDGrad(P.WindowSum):
+    """The gradient of an :class:`UnpoolingND` node after its forward: each input
+    element's gradient is the sum of the output gradients over its window. Its own
+    gradient is the unpooling again."""
+
+    def __init__(self, unpoolingnd: UnpoolingND) -> None:
+        geometry = getattr(unpoolingnd, "geometry", None)
+        if geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the unpooling node has not run its forward pass yet")
+        super().__init__(geometry, 1, f"{unpoolingnd.label}Grad")
 
 
 def _unpooling(

@@ -41,7 +41,19 @@ class Upsampling2D(unpooling_nd.WindowSpreading):
         return (P.index_scatter(x, self.indexes, geometry),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return P.IndexGather(self.indexes, self.geometry, "Upsampling2DGrad").apply(grad_outputs)
+        return Upsampling2DGrad(self).apply(grad_outputs)
+
+
+class Upsampling2DGrad(P.IndexGather):
+    """The gradient of an :class:`Upsampling2D` node after its forward: each input pixel
+    takes the output gradient at the position it was put. Its own gradient is the
+    upsampling again."""
+
+    def __init__(self, upsampling2d: Upsampling2D) -> None:
+        geometry = getattr(upsampling2d, "geometry", None)
+        if geometry is None:
+            raise RuntimeError(f"{type(self).__name__}: the upsampling node has not run its forward pass yet")
+        super().__init__(upsampling2d.indexes, geometry, "Upsampling2DGrad")
 
 
 def upsampling_2d(

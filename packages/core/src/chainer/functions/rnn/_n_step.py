@@ -29,13 +29,19 @@ Step = Callable[[Any, Any, Any], tuple[Any, Any]]
 
 class CellSpec:
     """What distinguishes the cell types: the number of weight matrices per layer and
-    direction, whether there is a cell state, and how weights become a step function."""
+    direction, whether there is a cell state, and how weights become a step function.
+
+    ``build(w, b)`` returns ``(input weight, input bias, step)``; with an input weight of
+    ``None`` the step receives the layer's input itself instead of its projection, and
+    ``n_input_weights=None`` leaves the weights' shapes to the step (a cell function
+    given by the caller, see :func:`cell_function_spec`).
+    """
 
     def __init__(
         self,
         name: str,
         n_weights: int,
-        n_input_weights: int,
+        n_input_weights: int | None,
         has_cell: bool,
         build: Callable[[Sequence[Any], Sequence[Any]], tuple[Any, Any, Step]],
     ) -> None:
@@ -43,8 +49,20 @@ class CellSpec:
         self.n_weights = n_weights
         self.n_input_weights = n_input_weights
         self.has_cell = has_cell
-        # build(w, b) -> (input weight, input bias, step function)
         self.build = build
+
+
+def cell_function_spec(f: Callable[..., tuple[Any, Any]], n_weights: int, has_cell: bool) -> CellSpec:
+    """A :class:`CellSpec` running ``f(x, h, c, w, b) -> (h, c)`` at every time step."""
+
+    def build(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, Step]:
+        def step(x: Any, h: Any, c: Any) -> tuple[Any, Any]:
+            h, c = f(x, h, c, w, b)
+            return h, c if has_cell else None
+
+        return None, None, step
+
+    return CellSpec("cell function", n_weights, None, has_cell, build)
 
 
 def _invalid(where: str, expect: str, actual: str) -> type_check.InvalidType:
@@ -140,6 +158,8 @@ def _check_args(
                 got = len(group) if isinstance(group, (list, tuple)) else type(group).__name__
                 raise ValueError(f"{where}: {name}[{k}] must be a list of {spec.n_weights} arrays, got {got}")
     for k in range(n_states):
+        if spec.n_input_weights is None:
+            break
         layer_in = in_size if k < directions else n_units * directions
         for j in range(spec.n_weights):
             w = _array_of(ws[k][j])
@@ -252,7 +272,7 @@ def n_step_rnn_base(
         for direction in range(directions):
             k = layer * directions + direction
             w_in, b_in, step = spec.build(ws[k], bs[k])
-            projected = linear.linear(layer_input, w_in, b_in)
+            projected = layer_input if w_in is None else linear.linear(layer_input, w_in, b_in)
             gates = split_axis.split_axis(projected, step_ends, 0) if step_ends else (projected,)
             c0 = c0s[k] if c0s is not None else None
             h, c, outputs = _run_direction(step, gates, h0s[k], c0, sizes, reverse=direction == 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer.functions.rnn import _n_step
+from chainer.functions.rnn import _n_step, n_step_rnn
 from chainer.utils import argument
 
 
@@ -77,10 +77,7 @@ def n_step_gru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, x
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
-    hy, _, ys = _n_step.n_step_rnn_base(
-        "n_step_gru", _GRU, n_layers, dropout_ratio, hx, None, ws, bs, xs, use_bi_direction=False
-    )
-    return hy, ys
+    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, False)
 
 
 def n_step_bigru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any, **kwargs: Any) -> Any:
@@ -116,10 +113,43 @@ def n_step_bigru(n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any,
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
-    hy, _, ys = _n_step.n_step_rnn_base(
-        "n_step_bigru", _GRU, n_layers, dropout_ratio, hx, None, ws, bs, xs, use_bi_direction=True
-    )
+    return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, True)
+
+
+def n_step_gru_base(
+    n_layers: int, dropout_ratio: float, hx: Any, ws: Any, bs: Any, xs: Any, use_bi_direction: bool, **kwargs: Any
+) -> Any:
+    """:func:`n_step_gru` (``use_bi_direction=False``) or :func:`n_step_bigru` (``True``).
+
+    Returns:
+        ``(hy, ys)``, as those functions do.
+    """
+    where = "n_step_bigru" if use_bi_direction else "n_step_gru"
+    _n_step.check_kwargs(kwargs)
+    argument.assert_kwargs_empty(kwargs)
+    hy, _, ys = _n_step.n_step_rnn_base(where, _GRU, n_layers, dropout_ratio, hx, None, ws, bs, xs, use_bi_direction)
     return hy, ys
+
+
+def _gru(x: Any, h: Any, c: Any, w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, None]:
+    """One GRU step of :func:`n_step_gru` as a cell function of
+    :func:`~chainer.functions.rnn.n_step_rnn.n_step_rnn_impl`: ``(h, None)`` from the
+    input ``x``, the state ``h`` and one layer's six weights ``w`` and biases ``b``
+    (``c`` is not used)."""
+    from chainer.functions.connection import linear
+
+    w_in, b_in, step = _build_gru(w, b)
+    return step(linear.linear(x, w_in, b_in), h, None)
+
+
+class NStepGRU(n_step_rnn.BaseNStepRNN):
+    """cuDNN kernel of :func:`n_step_gru`; not implemented (see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`)."""
+
+
+class NStepBiGRU(n_step_rnn.BaseNStepRNN):
+    """cuDNN kernel of :func:`n_step_bigru`; not implemented (see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`)."""
 
 
 __all__ = ["n_step_bigru", "n_step_gru"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer.functions.rnn import _n_step
+from chainer.functions.rnn import _n_step, n_step_rnn
 from chainer.utils import argument
 
 
 def _build_lstm(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Step]:
-    from chainer.functions.activation import _gates, lstm
+    from chainer.functions.activation import _gates
     from chainer.functions.connection import linear
+    from chainer.functions.rnn import lstm
 
     # Parameter k of the documented layout feeds gate i (0, 4), f (1, 5), a (2, 6) or o (3, 7);
     # F.lstm takes the gates interleaved per unit in the order a, i, f, o.
@@ -86,9 +87,7 @@ def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, 
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
-    return _n_step.n_step_rnn_base(
-        "n_step_lstm", _LSTM, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=False
-    )
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, False)
 
 
 def n_step_bilstm(
@@ -132,9 +131,50 @@ def n_step_bilstm(
     """
     _n_step.check_kwargs(kwargs)
     argument.assert_kwargs_empty(kwargs)
-    return _n_step.n_step_rnn_base(
-        "n_step_bilstm", _LSTM, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction=True
-    )
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, True)
+
+
+def n_step_lstm_base(
+    n_layers: int,
+    dropout_ratio: float,
+    hx: Any,
+    cx: Any,
+    ws: Any,
+    bs: Any,
+    xs: Any,
+    use_bi_direction: bool,
+    **kwargs: Any,
+) -> Any:
+    """:func:`n_step_lstm` (``use_bi_direction=False``) or :func:`n_step_bilstm` (``True``).
+
+    Returns:
+        ``(hy, cy, ys)``, as those functions do.
+    """
+    where = "n_step_bilstm" if use_bi_direction else "n_step_lstm"
+    _n_step.check_kwargs(kwargs)
+    argument.assert_kwargs_empty(kwargs)
+    return _n_step.n_step_rnn_base(where, _LSTM, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction)
+
+
+def _lstm(x: Any, h: Any, c: Any, w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any]:
+    """One LSTM step of :func:`n_step_lstm`: ``(h, c)`` from the input ``x``, the states
+    ``h`` and ``c`` and one layer's eight weights ``w`` and biases ``b`` (the layout of
+    :func:`n_step_lstm`). The cell function of
+    :func:`~chainer.functions.rnn.n_step_rnn.n_step_rnn_impl` for an LSTM."""
+    from chainer.functions.connection import linear
+
+    w_in, bias, step = _build_lstm(w, b)
+    return step(linear.linear(x, w_in, bias), h, c)
+
+
+class NStepLSTM(n_step_rnn.BaseNStepRNN):
+    """cuDNN kernel of :func:`n_step_lstm`; not implemented (see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`)."""
+
+
+class NStepBiLSTM(n_step_rnn.BaseNStepRNN):
+    """cuDNN kernel of :func:`n_step_bilstm`; not implemented (see
+    :class:`~chainer.functions.rnn.n_step_rnn.BaseNStepRNN`)."""
 
 
 __all__ = ["n_step_bilstm", "n_step_lstm"]

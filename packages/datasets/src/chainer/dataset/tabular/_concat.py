@@ -1,57 +1,66 @@
-"""Row-wise concatenation and column-wise join of tabular datasets."""
+"""``concat(*datasets)``: tabular datasets with the same keys, one after the other."""
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
-import numpy
-
-from chainer.dataset.tabular import _utils, tabular_dataset
+from chainer.dataset.tabular import tabular_dataset
 
 
 def _check_tabular(datasets: tuple[Any, ...], where: str) -> None:
-    for d in datasets:
-        if not isinstance(d, tabular_dataset.TabularDataset):
-            raise TypeError(f"{where}: expected TabularDataset objects, got {type(d).__name__}")
+    for dataset in datasets:
+        if not isinstance(dataset, tabular_dataset.TabularDataset):
+            raise TypeError(f"{where}: expected TabularDataset objects, got {type(dataset).__name__}")
 
 
-def _merge_columns(pieces: list[Any], positions: list[numpy.ndarray], total: int) -> Any:
-    """Put the entries of ``pieces[k]`` at ``positions[k]`` of a column of ``total`` rows."""
-    if pieces and all(isinstance(p, numpy.ndarray) for p in pieces):
-        stacked = numpy.concatenate(pieces)
-        out = numpy.empty_like(stacked)
-        out[numpy.concatenate(positions)] = stacked
-        return out
-    merged: list[Any] = [None] * total
-    for piece, where in zip(pieces, positions):
-        for position, value in zip(where.tolist(), piece):
-            merged[position] = value
-    return merged
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
 
 
-def _concat_columns(pieces: list[Any]) -> Any:
-    if all(isinstance(p, numpy.ndarray) for p in pieces):
-        return numpy.concatenate(pieces)
-    merged: list[Any] = []
-    for piece in pieces:
-        merged.extend(piece)
-    return merged
+def _local_slice(rows: range, offset: int, length: int) -> slice | None:
+    """The part of ``rows`` (a range over the whole concatenation) inside the dataset at
+    ``offset`` of ``length`` rows, as a slice of that dataset; ``None`` if no row is."""
+    step = rows.step
+    if step > 0:
+        first = max(0, _ceil_div(offset - rows.start, step))
+        end = min(len(rows), max(0, _ceil_div(offset + length - rows.start, step)))
+    else:
+        first = max(0, _ceil_div(rows.start - (offset + length - 1), -step))
+        end = min(len(rows), max(0, _ceil_div(rows.start - offset + 1, -step)))
+    if first >= end:
+        return None
+    start = rows[first] - offset
+    stop = rows.stop - offset
+    if step > 0:
+        return slice(start, min(stop, length), step)
+    # Past the first row of this dataset: "up to the beginning", which no int stop says.
+    return slice(start, stop if stop >= 0 else None, step)
 
 
-class Concat(tabular_dataset.TabularDataset):
-    """Datasets with the same keys, one after the other."""
+class _Concat(tabular_dataset.TabularDataset):
+    """The dataset :meth:`TabularDataset.concat` returns.
+
+    Each dataset is asked once, for its own rows only (as a slice when the rows were a
+    slice); a dataset with no row in the request is not asked. The rows of several
+    datasets are merged into lists.
+    """
 
     def __init__(self, *datasets: tabular_dataset.TabularDataset) -> None:
         _check_tabular(datasets, "TabularDataset.concat")
         keys = datasets[0].keys
-        for d in datasets[1:]:
-            if d.keys != keys:
-                raise ValueError(f"TabularDataset.concat: all datasets must have the keys {keys}, got {d.keys}")
+        for dataset in datasets[1:]:
+            if dataset.keys != keys:
+                raise ValueError(
+                    f"TabularDataset.concat: all datasets must have the keys {keys} in this order, got {dataset.keys}"
+                )
         self._datasets = datasets
-        self._offsets = numpy.cumsum([0] + [len(d) for d in datasets])
+        self._offsets = [0]
+        for dataset in datasets:
+            self._offsets.append(self._offsets[-1] + len(dataset))
 
     def __len__(self) -> int:
-        return int(self._offsets[-1])
+        return self._offsets[-1]
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -62,84 +71,48 @@ class Concat(tabular_dataset.TabularDataset):
         return self._datasets[0].mode
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
-        n_keys = len(self.keys) if key_indices is None else len(key_indices)
-        rows = _utils.resolve_rows(indices, len(self), "concat.get_examples")
-        if rows is None or (isinstance(rows, range) and rows.step == 1):
-            # Contiguous rows: a slice of each dataset, already in order.
-            start, stop = (0, len(self)) if rows is None else (rows.start, rows.stop)
-            if start >= stop:
-                return tuple(self._datasets[0].get_examples(slice(0, 0), key_indices))
-            pieces: list[list[Any]] = [[] for _ in range(n_keys)]
-            for d, offset in zip(self._datasets, self._offsets[:-1].tolist()):
-                lo, hi = max(start - offset, 0), min(stop - offset, len(d))
-                if lo < hi:
-                    for k, column in enumerate(d.get_examples(slice(lo, hi), key_indices)):
-                        pieces[k].append(column)
-            return tuple(_concat_columns(p) for p in pieces)
-        wanted = _utils.as_array(rows, len(self))
-        owner = numpy.searchsorted(self._offsets, wanted, side="right") - 1
-        pieces = [[] for _ in range(n_keys)]
-        positions = []
-        for j, d in enumerate(self._datasets):
-            where = numpy.flatnonzero(owner == j)
-            if len(where) == 0:
-                continue
-            local = wanted[where] - self._offsets[j]
-            for k, column in enumerate(d.get_examples(local, key_indices)):
-                pieces[k].append(column)
-            positions.append(where)
-        return tuple(_merge_columns(p, positions, len(wanted)) for p in pieces)
+        n_columns = len(self.keys) if key_indices is None else len(key_indices)
+        if indices is None:
+            parts = [dataset.get_examples(None, key_indices) for dataset in self._datasets]
+        elif isinstance(indices, slice):
+            rows = range(len(self))[indices]
+            order = range(len(self._datasets)) if rows.step > 0 else reversed(range(len(self._datasets)))
+            parts = []
+            for j in order:
+                local = _local_slice(rows, self._offsets[j], len(self._datasets[j]))
+                if local is not None:
+                    parts.append(self._datasets[j].get_examples(local, key_indices))
+        else:
+            return self._take(list(indices), key_indices, n_columns)
+        if len(parts) == 1:
+            return tuple(parts[0])
+        columns: list[list[Any]] = [[] for _ in range(n_columns)]
+        for part in parts:
+            for column, values in zip(columns, part):
+                column.extend(values)
+        return tuple(columns)
 
-    def convert(self, data: Any) -> Any:
-        return self._datasets[0].convert(data)
-
-
-class Join(tabular_dataset.TabularDataset):
-    """Datasets with the same length, columns side by side."""
-
-    def __init__(self, *datasets: tabular_dataset.TabularDataset) -> None:
-        _check_tabular(datasets, "TabularDataset.join")
-        length = len(datasets[0])
-        for d in datasets[1:]:
-            if len(d) != length:
-                raise ValueError(f"TabularDataset.join: all datasets must have {length} rows, got {len(d)}")
-        keys: list[str] = []
-        self._owners: list[tuple[int, int]] = []
-        for j, d in enumerate(datasets):
-            for k, key in enumerate(d.keys):
-                if key in keys:
-                    raise ValueError(f"TabularDataset.join: the key {key!r} appears in more than one dataset")
-                keys.append(key)
-                self._owners.append((j, k))
-        self._datasets = datasets
-        self._keys = tuple(keys)
-        self._length = length
-
-    def __len__(self) -> int:
-        return self._length
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        return self._keys
-
-    @property
-    def mode(self) -> Any:
-        mode = self._datasets[0].mode
-        return tuple if mode is None else mode
-
-    def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
-        if key_indices is None:
-            key_indices = tuple(range(len(self._keys)))
-        wanted: dict[int, list[int]] = {}
-        for key_index in key_indices:
-            j, k = self._owners[key_index]
-            wanted.setdefault(j, []).append(k)
-        columns: dict[tuple[int, int], Any] = {}
-        for j, local_keys in wanted.items():
-            unique = tuple(dict.fromkeys(local_keys))
-            for k, column in zip(unique, self._datasets[j].get_examples(indices, unique)):
-                columns[j, k] = column
-        return tuple(columns[self._owners[key_index]] for key_index in key_indices)
+    def _take(self, indices: list[int], key_indices: tuple[int, ...] | None, n_columns: int) -> tuple[Any, ...]:
+        # Local rows per dataset, and where each lands in the answer.
+        local: dict[int, list[int]] = {}
+        positions: dict[int, list[int]] = {}
+        for position, index in enumerate(indices):
+            if index < 0:
+                index += len(self)
+            j = bisect.bisect_right(self._offsets, index) - 1
+            if not 0 <= index < len(self) or j >= len(self._datasets):
+                raise IndexError(f"TabularDataset.concat: row {index} is out of range for {len(self)} rows")
+            local.setdefault(j, []).append(index - self._offsets[j])
+            positions.setdefault(j, []).append(position)
+        parts = {j: self._datasets[j].get_examples(rows, key_indices) for j, rows in local.items()}
+        if len(parts) == 1:
+            return tuple(next(iter(parts.values())))
+        columns: list[list[Any]] = [[None] * len(indices) for _ in range(n_columns)]
+        for j, part in parts.items():
+            for column, values in zip(columns, part):
+                for position, value in zip(positions[j], values):
+                    column[position] = value
+        return tuple(columns)
 
     def convert(self, data: Any) -> Any:
         return self._datasets[0].convert(data)

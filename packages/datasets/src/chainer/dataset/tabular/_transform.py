@@ -1,27 +1,37 @@
-"""Datasets computed from another tabular dataset, example by example or batch by batch."""
+"""``transform`` and ``transform_batch``: datasets computed from another, on access."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from chainer.dataset.tabular import _utils, _views, tabular_dataset
+from chainer.dataset.tabular import tabular_dataset
 
-_UNKNOWN = object()
+_NOT_SEEN = object()
+
+
+def _mode_name(mode: Any) -> str:
+    return getattr(mode, "__name__", "a single value")
 
 
 class _TransformBase(tabular_dataset.TabularDataset):
-    _where = "transform"
+    _where = ""
 
     def __init__(self, dataset: tabular_dataset.TabularDataset, keys: Any, function: Callable[..., Any]) -> None:
+        where = f"TabularDataset.{self._where}"
         if not callable(function):
-            raise TypeError(f"TabularDataset.{self._where}: the transform must be callable, got {type(function)}")
+            raise TypeError(f"{where}: the function must be callable, got {type(function).__name__}")
+        if isinstance(keys, str):
+            keys = (keys,)
+        if not isinstance(keys, (tuple, list)) or not all(isinstance(key, str) for key in keys):
+            raise TypeError(f"{where}: keys must be a str or a tuple of str, got {keys!r}")
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"{where}: keys must be unique, got {tuple(keys)}")
         self._dataset = dataset
-        self._single = isinstance(keys, str)
-        self._keys = _utils.check_keys(keys, f"TabularDataset.{self._where}")
+        self._keys = tuple(keys)
         self._function = function
-        # Known once an output has been seen (or at once for a single str key).
-        self._mode: Any = None if self._single else _UNKNOWN
+        # The mode is what the function returns, so it is known once it has been called.
+        self._mode: Any = _NOT_SEEN
 
     def __len__(self) -> int:
         return len(self._dataset)
@@ -32,94 +42,87 @@ class _TransformBase(tabular_dataset.TabularDataset):
 
     @property
     def mode(self) -> Any:
-        if self._mode is _UNKNOWN:
+        if self._mode is _NOT_SEEN:
             if len(self) == 0:
-                return tuple
-            self.get_examples(slice(0, 1), None)
+                return tuple if len(self._keys) != 1 else None
+            self.get_examples([0], None)
         return self._mode
 
-    def _learn_mode(self, output: Any) -> None:
-        if self._single:
-            return  # one bare column: the output is the value, whatever its type
-        if isinstance(output, tuple):
-            mode: Any = tuple
-        elif isinstance(output, dict):
-            mode = dict
-        else:
-            mode = None
-        if self._mode is _UNKNOWN:
-            self._mode = mode
+    def _columns_of(self, output: Any) -> tuple[Any, ...]:
+        """The output of the function as one value (or column) per key, checking that
+        it has the kind of the earlier outputs and fits the keys."""
+        where = f"TabularDataset.{self._where}"
+        mode = tuple if isinstance(output, tuple) else dict if isinstance(output, dict) else None
+        if self._mode is not _NOT_SEEN and mode is not self._mode:
+            raise ValueError(
+                f"{where}: the function returned {_mode_name(mode)} after returning {_mode_name(self._mode)}; "
+                "it must return the same kind every time"
+            )
         if mode is tuple:
             if len(output) != len(self._keys):
                 raise ValueError(
-                    f"TabularDataset.{self._where}: the function returned a tuple of {len(output)} items for the "
-                    f"{len(self._keys)} keys {self._keys}"
+                    f"{where}: the function returned a tuple of {len(output)} items for the keys {self._keys}"
                 )
+            columns = output
         elif mode is dict:
             if set(output) != set(self._keys):
+                raise ValueError(f"{where}: the function returned a dict with keys {tuple(output)}, not {self._keys}")
+            columns = tuple(output[key] for key in self._keys)
+        else:
+            if len(self._keys) != 1:
                 raise ValueError(
-                    f"TabularDataset.{self._where}: the function returned a dict with keys {sorted(output)}, "
-                    f"expected {sorted(self._keys)}"
+                    f"{where}: the function returned a {type(output).__name__}, but the keys {self._keys} "
+                    "need a tuple or a dict"
                 )
-        elif len(self._keys) != 1:
-            raise ValueError(
-                f"TabularDataset.{self._where}: the function returned a {type(output).__name__}, but the keys "
-                f"{self._keys} need a tuple or a dict"
-            )
+            columns = (output,)
+        self._mode = mode
+        return columns
 
-    def _columns_of(self, output: Any) -> tuple[Any, ...]:
-        if self._single:
-            return (output,)
-        if isinstance(output, tuple):
-            return output
-        if isinstance(output, dict):
-            return tuple(output[key] for key in self._keys)
-        return (output,)
-
-    def _input(self, indices: Any) -> tuple[Any, ...]:
-        return tuple(self._dataset.get_examples(indices, None))
+    def convert(self, data: Any) -> Any:
+        return self._dataset.convert(data)
 
 
-class Transform(_TransformBase):
-    """``function`` applied to each example of ``dataset``."""
+class _Transform(_TransformBase):
+    """The dataset :meth:`TabularDataset.transform` returns: the function applied to each
+    example; each column is a list."""
 
     _where = "transform"
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
-        columns = self._input(indices)
-        n = len(columns[0]) if columns else 0
         in_mode, in_keys = self._dataset.mode, self._dataset.keys
         outputs: list[list[Any]] = [[] for _ in self._keys]
-        for j in range(n):
-            values = tuple(column[j] for column in columns)
-            example: Any = values if in_mode is tuple else dict(zip(in_keys, values)) if in_mode is dict else values[0]
-            output = _views.call_unpacked(self._function, example)
-            self._learn_mode(output)
-            for k, value in enumerate(self._columns_of(output)):
-                outputs[k].append(value)
+        for values in zip(*self._dataset.get_examples(indices, None)):
+            example: Any = dict(zip(in_keys, values)) if in_mode is dict else values
+            if in_mode is None:
+                example = values[0]
+            for column, value in zip(
+                outputs, self._columns_of(tabular_dataset.call_unpacked(self._function, example, in_mode))
+            ):
+                column.append(value)
         if key_indices is None:
             return tuple(outputs)
         return tuple(outputs[k] for k in key_indices)
 
 
-class TransformBatch(_TransformBase):
-    """``function`` applied to columns of several examples of ``dataset`` at once."""
+class _TransformBatch(_TransformBase):
+    """The dataset :meth:`TabularDataset.transform_batch` returns: the function applied to
+    the columns of the requested rows at once."""
 
     _where = "transform_batch"
 
     def get_examples(self, indices: Any, key_indices: tuple[int, ...] | None) -> tuple[Any, ...]:
-        columns = self._input(indices)
         in_mode, in_keys = self._dataset.mode, self._dataset.keys
-        batch: Any = columns if in_mode is tuple else dict(zip(in_keys, columns)) if in_mode is dict else columns[0]
-        output = _views.call_unpacked(self._function, batch)
-        self._learn_mode(output)
-        outputs = self._columns_of(output)
+        columns = tuple(self._dataset.get_examples(indices, None))
+        batch: Any = dict(zip(in_keys, columns)) if in_mode is dict else columns
+        if in_mode is None:
+            batch = columns[0]
+        outputs = self._columns_of(tabular_dataset.call_unpacked(self._function, batch, in_mode))
         n = len(columns[0]) if columns else None
         for key, column in zip(self._keys, outputs):
             if n is not None and len(column) != n:
                 raise ValueError(
-                    f"TabularDataset.transform_batch: the column {key!r} returned by the function has "
-                    f"{len(column)} entries for {n} examples"
+                    f"TabularDataset.transform_batch: the function returned {len(column)} values of {key!r} "
+                    f"for {n} examples"
                 )
         if key_indices is None:
             return tuple(outputs)

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy
 
 from chainer.dataset import dataset_mixin
-from chainer.dataset.tabular import _utils
 
 
-def _as_array(column: Any) -> Any:
-    if isinstance(column, numpy.ndarray) or hasattr(column, "__array_namespace__"):
-        return column
-    return numpy.asarray(column)
+def _as_array(data: Any) -> Any:
+    """``data`` as an array: arrays (NumPy, CuPy, any array-API array) unchanged, lists converted."""
+    if isinstance(data, numpy.ndarray) or hasattr(data, "__array_namespace__"):
+        return data
+    return numpy.asarray(data)
 
 
 class TabularDataset(dataset_mixin.DatasetMixin):
@@ -28,7 +28,8 @@ class TabularDataset(dataset_mixin.DatasetMixin):
 
     Views are cheap and compose: ``dataset.slice[rows, keys]``, :meth:`astuple`,
     :meth:`asdict`, :meth:`concat`, :meth:`join`, :meth:`transform`,
-    :meth:`transform_batch` and :meth:`with_converter`.
+    :meth:`transform_batch` and :meth:`with_converter`. A view asks the dataset it
+    comes from for exactly the rows and columns it needs, in one call.
 
     Example:
         >>> from chainer.dataset import tabular
@@ -56,10 +57,10 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         """Return some rows of some columns; a subclass must implement it.
 
         Args:
-            indices: The rows: ``None`` (all), a slice with a positive step, or a 1-d
-                array (or list) of non-negative integers.
-            key_indices: Positions in :attr:`keys` of the columns to return, or ``None``
-                (all, in order).
+            indices: The rows: ``None`` (all), a slice (any step), or a list of
+                non-negative integers.
+            key_indices: Positions in :attr:`keys` of the columns to return, as a tuple,
+                or ``None`` (all, in order).
 
         Returns:
             A tuple with one list or array per requested column.
@@ -69,12 +70,15 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     # -------------------------------------------------------------- reading
 
     def _pack(self, columns: tuple[Any, ...]) -> Any:
+        """Columns (or the values of one example) in the shape of :attr:`mode`."""
         mode = self.mode
         if mode is tuple:
             return tuple(columns)
         if mode is dict:
             return dict(zip(self.keys, columns))
-        return columns[0]
+        if mode is None:
+            return columns[0]
+        raise ValueError(f"{type(self).__name__}: mode must be tuple, dict or None, got {mode!r}")
 
     def fetch(self) -> Any:
         """Fetch all rows, column by column.
@@ -89,9 +93,9 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def convert(self, data: Any) -> Any:
         """Convert fetched data (the result of :meth:`fetch`) for a model.
 
-        The default turns each column into an array. :meth:`with_converter` replaces it.
-        A view (``slice``, :meth:`astuple`, :meth:`asdict`), :meth:`concat` and
-        :meth:`join` use the converter of the (first) dataset they come from.
+        The default turns each column into an array. :meth:`with_converter` replaces it;
+        views, :meth:`concat`, :meth:`join` and :meth:`transform` keep the converter of
+        the (first) dataset they come from.
 
         Args:
             data: A tuple, dict or single column.
@@ -113,12 +117,15 @@ class TabularDataset(dataset_mixin.DatasetMixin):
     def __getitem__(self, index: Any) -> Any:
         if not dataset_mixin.is_batch_index(index):
             return self.get_example(index)
-        rows = _utils.resolve_rows(index, len(self), type(self).__name__)
-        columns = self.get_examples(_utils.as_argument(rows), None)
-        n = _utils.count(rows, len(self))
+        # One get_examples call for the whole batch instead of one per example.
+        from chainer.dataset.tabular import _slice
+
+        indices = _slice._as_indices(index, len(self))
+        columns = self.get_examples(indices, None)
+        n = _slice._count(indices, len(self))
         return [self._pack(tuple(column[j] for column in columns)) for j in range(n)]
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
             yield self.get_example(i)
 
@@ -129,71 +136,73 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         """A view of some rows and columns: ``dataset.slice[rows]`` or
         ``dataset.slice[rows, keys]``.
 
-        ``rows`` is a slice, a list or array of indices, or a boolean mask; ``keys`` is a
-        name or position (the view has ``mode`` ``None``) or a tuple of them (the view
-        keeps the mode).
+        ``rows`` is a slice, a list of indices or a list of booleans (a mask of
+        ``len(dataset)`` entries); ``keys`` is a name or position (the view has ``mode``
+        ``None``) or a tuple of them (the view keeps the mode; ``tuple`` if it had none).
         """
-        from chainer.dataset.tabular import _views
+        from chainer.dataset.tabular import _slice
 
-        return _views.SliceHelper(self)
+        return _slice._SliceHelper(self)
 
     def astuple(self) -> TabularDataset:
         """A view whose examples are tuples."""
-        from chainer.dataset.tabular import _views
+        from chainer.dataset.tabular import _asmode
 
-        return _views.AsMode(self, tuple)
+        return _asmode._Astuple(self)
 
     def asdict(self) -> TabularDataset:
         """A view whose examples are dicts."""
-        from chainer.dataset.tabular import _views
+        from chainer.dataset.tabular import _asmode
 
-        return _views.AsMode(self, dict)
+        return _asmode._Asdict(self)
 
     def concat(self, *datasets: TabularDataset) -> TabularDataset:
-        """Stack datasets with the same keys row-wise (this one first).
+        """Stack datasets with the same keys (in the same order) row-wise, this one first.
 
         Returns:
-            A dataset of ``len(self) + sum(len(d) for d in datasets)`` rows.
+            A dataset of ``len(self) + sum(len(d) for d in datasets)`` rows with the keys
+            and mode of this one.
         """
         from chainer.dataset.tabular import _concat
 
-        return _concat.Concat(self, *datasets)
+        return _concat._Concat(self, *datasets)
 
     def join(self, *datasets: TabularDataset) -> TabularDataset:
         """Put the columns of datasets with the same length side by side.
 
-        Keys must not repeat. The result has the mode of this dataset (``tuple`` if this
-        one has a single bare column).
+        Keys must not repeat. The result has the first mode among the datasets that is
+        not ``None``, or ``tuple``.
         """
-        from chainer.dataset.tabular import _concat
+        from chainer.dataset.tabular import _join
 
-        return _concat.Join(self, *datasets)
+        return _join._Join(self, *datasets)
 
     def transform(self, keys: Any, transform: Callable[..., Any]) -> TabularDataset:
         """Apply a function to each example.
 
-        ``transform`` receives an example unpacked: ``transform(*columns)`` in tuple
-        mode, ``transform(**columns)`` in dict mode, ``transform(value)`` in mode
-        ``None``. It returns a tuple (the result has mode ``tuple``), a dict (mode
-        ``dict``) or a bare value (mode ``None``, one key).
+        ``transform`` receives an example unpacked: ``transform(*values)`` in tuple
+        mode, ``transform(**values)`` in dict mode, ``transform(value)`` in mode
+        ``None``. What it returns sets the mode of the result: a tuple (``tuple``), a
+        dict (``dict``) or a bare value (``None``, for one key). It must return the same
+        kind every time.
 
         Args:
-            keys: The names of the output columns (a str for one bare column).
+            keys: The names of the output columns: a tuple of str, or one str.
             transform: The function.
         """
         from chainer.dataset.tabular import _transform
 
-        return _transform.Transform(self, keys, transform)
+        return _transform._Transform(self, keys, transform)
 
     def transform_batch(self, keys: Any, transform_batch: Callable[..., Any]) -> TabularDataset:
         """Apply a function to several examples at once, column by column.
 
         Like :meth:`transform`, but ``transform_batch`` receives and returns columns
-        (lists or arrays with one entry per example).
+        (lists or arrays with one entry per example); it must keep their length.
         """
         from chainer.dataset.tabular import _transform
 
-        return _transform.TransformBatch(self, keys, transform_batch)
+        return _transform._TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter: Callable[..., Any]) -> TabularDataset:
         """A view whose :meth:`convert` is ``converter``.
@@ -202,10 +211,19 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         :meth:`transform` (``converter(*columns)``, ``converter(**columns)`` or
         ``converter(column)``).
         """
-        from chainer.dataset.tabular import _views
+        from chainer.dataset.tabular import _with_converter
 
-        return _views.WithConverter(self, converter)
+        return _with_converter._WithConverter(self, converter)
 
     def __repr__(self) -> str:
         mode = getattr(self.mode, "__name__", None)
         return f"<{type(self).__name__} len={len(self)} keys={self.keys} mode={mode}>"
+
+
+def call_unpacked(function: Callable[..., Any], data: Any, mode: Any) -> Any:
+    """``function(*data)``, ``function(**data)`` or ``function(data)`` by ``mode``."""
+    if mode is tuple:
+        return function(*data)
+    if mode is dict:
+        return function(**data)
+    return function(data)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import initializer, link, variable
-from chainer.functions.activation import lstm as lstm_function
 from chainer.functions.array import concat, split_axis
+from chainer.functions.rnn import lstm as lstm_function
 from chainer.links.connection import linear
 from chainer.links.rnn import _state
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from chainer import link, variable
 from chainer.functions.activation import sigmoid, tanh
-from chainer.functions.activation import tree_lstm as tree_lstm_function
 from chainer.functions.array import concat, split_axis
+from chainer.functions.rnn import tree_lstm as tree_lstm_function
 from chainer.links.connection import linear
 from chainer.links.rnn import _state
 

@@ -14,7 +14,6 @@ from chainer import plugins
 from chainer.training import extension as _extension
 from chainer.training.extensions import (
     _snapshot,
-    _unchain_variables,
     computational_graph,
     evaluator,
     exponential_shift,
@@ -31,13 +30,14 @@ from chainer.training.extensions import (
     progress_bar,
     snapshot_writers,
     step_shift,
+    util,
     value_observation,
     variable_statistics_plot,
+    variable_unchain,
     warmup_shift,
 )
 from chainer.training.extensions._snapshot import snapshot, snapshot_object
-from chainer.training.extensions._unchain_variables import unchain_variables
-from chainer.training.extensions.computational_graph import DumpGraph
+from chainer.training.extensions.computational_graph import DumpGraph, dump_graph
 from chainer.training.extensions.evaluator import Evaluator
 from chainer.training.extensions.exponential_shift import ExponentialShift
 from chainer.training.extensions.fail_on_nonnumber import FailOnNonNumber
@@ -54,6 +54,7 @@ from chainer.training.extensions.progress_bar import ProgressBar
 from chainer.training.extensions.step_shift import StepShift
 from chainer.training.extensions.value_observation import observe_lr, observe_value
 from chainer.training.extensions.variable_statistics_plot import VariableStatisticsPlot
+from chainer.training.extensions.variable_unchain import unchain_variables
 from chainer.training.extensions.warmup_shift import WarmupShift
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "StepShift",
     "VariableStatisticsPlot",
     "WarmupShift",
+    "dump_graph",
     "observe_lr",
     "observe_value",
     "snapshot",

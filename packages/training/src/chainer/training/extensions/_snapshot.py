@@ -61,7 +61,7 @@ def _filename_pattern(fmt: str) -> re.Pattern[str]:
     return re.compile("^" + "".join(parts) + "$")
 
 
-def _matching_snapshots(fmt: str, outdir: str) -> list[tuple[int, str]]:
+def _find_snapshot_files(fmt: str, outdir: str) -> list[tuple[int, str]]:
     """``(mtime_ns, name)`` of the files of ``outdir`` that ``fmt`` may have produced,
     oldest first (hidden temporary files of unfinished writes excluded)."""
     if not os.path.isdir(outdir):
@@ -79,12 +79,12 @@ def _matching_snapshots(fmt: str, outdir: str) -> list[tuple[int, str]]:
 
 
 def _find_latest_snapshot(fmt: str, outdir: str) -> str | None:
-    found = _matching_snapshots(fmt, outdir)
+    found = _find_snapshot_files(fmt, outdir)
     return found[-1][1] if found else None
 
 
 def _find_stale_snapshots(fmt: str, outdir: str, n_retains: int) -> list[str]:
-    found = _matching_snapshots(fmt, outdir)
+    found = _find_snapshot_files(fmt, outdir)
     return [name for _, name in found[: max(len(found) - n_retains, 0)]]
 
 

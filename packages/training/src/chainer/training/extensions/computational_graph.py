@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
 from chainer import computational_graph, configuration, variable
@@ -13,14 +16,32 @@ _VARIABLE_STYLE = {"shape": "octagon", "fillcolor": "#E0E0E0", "style": "filled"
 _FUNCTION_STYLE = {"shape": "record", "fillcolor": "#6495ED", "style": "filled"}
 
 
+def is_return_code_zero(args: Sequence[str]) -> bool:
+    """Whether the command ``args`` runs and exits with status 0 (its output is discarded).
+
+    Returns ``False`` also when the program does not exist.
+    """
+    try:
+        completed = subprocess.run(list(args), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    except OSError:
+        return False
+    return completed.returncode == 0
+
+
+def is_graphviz_available() -> bool:
+    """Whether Graphviz's ``dot`` command can be run."""
+    return is_return_code_zero(["dot", "-V"])
+
+
 class DumpGraph(extension_module.Extension):
     """Trainer extension to dump a computational graph.
 
     At the first iteration it takes the variable reported as ``root_name`` (e.g.
     ``'main/loss'``), builds its computational graph with
     :func:`chainer.computational_graph.build_computational_graph` and writes it in
-    Graphviz's dot format to ``<trainer.out>/<filename>``; render it with
-    ``dot -Tpng result/cg.dot -o cg.png``. To keep the graph of the reported variable,
+    Graphviz's dot format to ``<trainer.out>/<filename>``. Where Graphviz's ``dot``
+    command is installed, the graph is also rendered to a PNG beside it (``cg.png``).
+    To keep the graph of the reported variable,
     ``chainer.config.keep_graph_on_report`` is turned on from the start of training
     until the graph is written.
 
@@ -100,10 +121,23 @@ class DumpGraph(extension_module.Extension):
             graph = computational_graph.build_computational_graph(
                 [var], variable_style=self._variable_style, function_style=self._function_style
             )
-            _util.write_text_atomically(os.path.join(trainer.out, self._filename), graph.dump())
+            path = os.path.join(trainer.out, self._filename)
+            _util.write_text_atomically(path, graph.dump())
+            if is_graphviz_available():
+                self._render_png(path)
         finally:
             self._restore_flag()
             self._flag_called = True
+
+    @staticmethod
+    def _render_png(dot_path: str) -> None:
+        png_path = os.path.splitext(dot_path)[0] + ".png"
+        completed = subprocess.run(
+            ["dot", "-Tpng", dot_path, "-o", png_path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False
+        )
+        if completed.returncode != 0:
+            message = completed.stderr.decode(errors="replace").strip()
+            warnings.warn(f"DumpGraph: Graphviz could not render {dot_path} to PNG: {message}", stacklevel=3)
 
     def finalize(self, trainer: Any = None) -> None:
         """Restore ``keep_graph_on_report`` if training ended before the graph was written."""
@@ -116,4 +150,7 @@ class DumpGraph(extension_module.Extension):
             self._flag_called = bool(called)
 
 
-__all__ = ["DumpGraph"]
+#: The name of :class:`DumpGraph` before Chainer 7 made it a class; still supported.
+dump_graph = DumpGraph
+
+__all__ = ["DumpGraph", "dump_graph", "is_graphviz_available", "is_return_code_zero"]

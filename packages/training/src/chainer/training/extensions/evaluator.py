@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
-import time
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -14,42 +12,30 @@ from chainer import reporter as reporter_module
 from chainer.dataset import convert
 from chainer.dataset import iterator as iterator_module
 from chainer.training import extension as extension_module
+from chainer.training.extensions import util
 from chainer.training.updaters import standard_updater
 
 
-class _IteratorProgressBar:
-    """A one-line progress display of an evaluation (``progress_bar=True``)."""
+class _IteratorProgressBar(util.ProgressBar):
+    """The display of an evaluation sweep (``progress_bar=True``), on a terminal only."""
 
     def __init__(self, iterator: Any, out: Any = None, bar_length: int = 50) -> None:
-        self._iterator = iterator
-        self._out = out or sys.stdout
-        self._bar_length = bar_length
-        self._start = time.perf_counter()
-        self._count = 0
-        self._tty = bool(getattr(self._out, "isatty", lambda: False)())
+        super().__init__(out, plain_lines=False)
+        self.iterator = iterator
+        self.bar_length = bar_length
+        self.count = 0
 
     def update(self) -> None:
-        self._count += 1
-        size = len(getattr(self._iterator, "dataset", ()))
-        detail = getattr(self._iterator, "epoch_detail", None)
-        rate = self._count / max(time.perf_counter() - self._start, 1e-9)
-        if size and detail is not None:
-            fraction = min(float(detail), 1.0)
-            filled = int(fraction * self._bar_length)
-            line = (
-                f"validation [{'#' * filled}{'.' * (self._bar_length - filled)}] {fraction:7.2%} "
-                f"{self._count} iterations, {rate:.2f} iters/sec"
-            )
-        else:
-            line = f"validation {self._count} iterations, {rate:.2f} iters/sec"
-        if self._tty:
-            self._out.write("\033[J" + line + "\r")
-            self._out.flush()
+        self.count += 1
+        super().update()
 
-    def close(self) -> None:
-        if self._tty:
-            self._out.write("\033[J")
-            self._out.flush()
+    def get_lines(self) -> list[str]:
+        detail = getattr(self.iterator, "epoch_detail", None)
+        speed, _ = self.update_speed(self.count, float(detail or 0.0))
+        status = f"{self.count} iterations, {speed:.2f} iters/sec"
+        if len(getattr(self.iterator, "dataset", ())) and detail is not None:
+            return [f"{self.bar('validation', float(detail), self.bar_length)} {status}"]
+        return [f"validation {status}"]
 
 
 class Evaluator(extension_module.Extension):

@@ -11,14 +11,15 @@ from typing import Any
 from chainer import reporter
 from chainer.training import _util
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 
 class LogReport(extension_module.Extension):
     """Trainer extension to output the accumulated results to a log file.
 
     Every iteration it adds the observation (or its ``keys``) to a running mean; when
-    ``trigger`` fires it appends the means, with ``epoch``, ``iteration`` and
+    ``trigger`` fires, or when it is called before training (registered with
+    ``call_before_training=True``), it appends the means, with ``epoch``, ``iteration`` and
     ``elapsed_time``, to :attr:`log` and writes the whole log as a JSON list to
     ``<trainer.out>/<filename>``. The file is replaced atomically (a complete new file is
     moved over the old one), so it is never seen half-written.
@@ -61,7 +62,7 @@ class LogReport(extension_module.Extension):
         if postprocess is not None and not callable(postprocess):
             raise TypeError(f"LogReport: postprocess must be callable, got {type(postprocess).__name__}")
         self._keys = keys
-        self._trigger = trigger_module.get_trigger(trigger)
+        self._trigger = training_util.get_trigger(trigger)
         self._postprocess = postprocess
         self._log: list[dict[str, Any]] = []
         self._log_name = log_name if filename is None else filename
@@ -76,7 +77,9 @@ class LogReport(extension_module.Extension):
             self._summary.add(observation)
         else:
             self._summary.add({k: observation[k] for k in self._keys if k in observation})
-        if not self._trigger(trainer):
+        # Before training (call_before_training=True) an entry is written at once, so
+        # that figures of the untrained model are not averaged into the first one.
+        if not (trainer.is_before_training or self._trigger(trainer)):
             return
         entry = {name: float(value) for name, value in self._summary.compute_mean().items()}
         updater = trainer.updater

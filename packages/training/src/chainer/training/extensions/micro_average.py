@@ -7,7 +7,7 @@ from typing import Any
 from chainer import reporter
 from chainer.training import _util
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 
 def _to_number(value: Any) -> float:
@@ -45,7 +45,7 @@ class MicroAverage(extension_module.Extension):
     priority = extension_module.PRIORITY_EDITOR
 
     def __init__(self, numerator_key: str, denominator_key: str, result_key: str, trigger: Any = (1, "epoch")) -> None:
-        self._trigger = trigger_module.get_trigger(trigger)
+        self._trigger = training_util.get_trigger(trigger)
         self._numerator_key = numerator_key
         self._denominator_key = denominator_key
         self._result_key = result_key

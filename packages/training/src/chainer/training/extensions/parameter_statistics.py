@@ -9,7 +9,7 @@ import numpy
 
 from chainer import backend, reporter
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 _PERCENTILE_SIGMAS = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)
 
@@ -53,7 +53,8 @@ class ParameterStatistics(extension_module.Extension):
 
     The default statistics are ``mean``, ``std``, ``min``, ``max``, ``zeros`` (the
     number of zeros) and ``percentile`` (at the sigmas 0.13, 2.28, 15.87, 50, 84.13,
-    97.72, 99.87). Uninitialized parameters and missing gradients are skipped.
+    97.72, 99.87). Uninitialized parameters are skipped; a gradient not computed yet
+    (``None``) counts as an array of NaN, which Chainer 7 held there.
 
     Args:
         links: A link or a list of links.
@@ -125,7 +126,7 @@ class ParameterStatistics(extension_module.Extension):
             attrs.append("grad")
         self._attrs = attrs
         self._prefix = prefix
-        self._trigger = trigger_module.get_trigger(trigger)
+        self._trigger = training_util.get_trigger(trigger)
         self._summary = reporter.DictSummary()
         self._skip_nan_params = skip_nan_params
 
@@ -136,9 +137,14 @@ class ParameterStatistics(extension_module.Extension):
             link_name = getattr(link, "name", "None")
             for param_name, param in link.namedparams():
                 for attr_name in self._attrs:
+                    if param.array is None:
+                        continue  # not initialized yet
                     array = param.array if attr_name == "data" else param.grad
                     if array is None:
-                        continue
+                        # A cleared gradient counts as NaN, what Chainer 7 held in a gradient
+                        # not computed yet.
+                        xp = backend.get_array_module(param.array)
+                        array = xp.full(param.shape, numpy.nan, dtype=param.dtype)
                     array = array.ravel()
                     has_nan = self._skip_nan_params and bool(backend.get_array_module(array).isnan(array).any())
                     for function_name, function in self._statistics.items():

@@ -12,7 +12,7 @@ import numpy
 from chainer import reporter
 from chainer.training import _util
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 from chainer.training.extensions import _plot
 
 
@@ -20,7 +20,8 @@ class PlotReport(extension_module.Extension):
     """Trainer extension to output plots.
 
     Every iteration it adds the values of ``y_keys`` to running means; when ``trigger``
-    fires it appends the means as points at ``x_key`` (``'iteration'`` or ``'epoch'``)
+    fires, or when it is called before training (``call_before_training=True``), it
+    appends the means as points at ``x_key`` (``'iteration'`` or ``'epoch'``)
     and draws all points so far, one line per key with a legend, to
     ``<trainer.out>/<filename>`` (PNG unless the extension says otherwise; written
     atomically).
@@ -83,7 +84,7 @@ class PlotReport(extension_module.Extension):
             _plot.warn_unavailable("PlotReport")
         self._x_key = x_key
         self._y_keys = y_keys
-        self._trigger = trigger_module.get_trigger(trigger)
+        self._trigger = training_util.get_trigger(trigger)
         self._file_name = file_name if filename is None else filename
         self._marker = marker
         self._grid = grid
@@ -104,7 +105,9 @@ class PlotReport(extension_module.Extension):
             return
         observation = trainer.observation
         self._summary.add({k: observation[k] for k in self._y_keys if k in observation})
-        if not self._trigger(trainer):
+        # Before training (call_before_training=True) a point is drawn at once, as a
+        # LogReport writes an entry.
+        if not (trainer.is_before_training or self._trigger(trainer)):
             return
         stats = {name: float(value) for name, value in self._summary.compute_mean().items()}
         updater = trainer.updater

@@ -2,33 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from chainer.training import extension as extension_module
 from chainer.training.extensions import log_report as log_report_module
-
-# The default ``out`` of PrintReport and ProgressBar: sys.stdout as it was at import. A
-# report created with the default writes to sys.stdout as it is at each write instead,
-# so that redirect_stdout, pytest's capture or a notebook's stream are followed.
-_STDOUT_AT_IMPORT = sys.stdout
-
-
-class _CurrentStdout:
-    def __getattr__(self, name: str) -> Any:
-        return getattr(sys.stdout, name)
-
-
-def resolve_out(out: Any) -> Any:
-    return _CurrentStdout() if out is _STDOUT_AT_IMPORT else out
-
-
-def _is_tty(out: Any) -> bool:
-    isatty = getattr(out, "isatty", None)
-    try:
-        return bool(isatty()) if isatty is not None else False
-    except (ValueError, OSError):  # closed or detached stream
-        return False
+from chainer.training.extensions import util
 
 
 class PrintReport(extension_module.Extension):
@@ -66,7 +44,7 @@ class PrintReport(extension_module.Extension):
         2           4
     """
 
-    def __init__(self, entries: Any, log_report: Any = "LogReport", out: Any = _STDOUT_AT_IMPORT) -> None:
+    def __init__(self, entries: Any, log_report: Any = "LogReport", out: Any = util._STDOUT_AT_IMPORT) -> None:
         if isinstance(entries, str):
             entries = [entries]
         entries = list(entries)
@@ -80,7 +58,7 @@ class PrintReport(extension_module.Extension):
             raise TypeError(f"PrintReport: out must be a stream with a write method, got {type(out).__name__}")
         self._entries = entries
         self._log_report = log_report
-        self._out = resolve_out(out)
+        self._out = util.resolve_out(out)
         self._log_len = 0  # entries of the log printed so far
         widths = [max(10, len(e)) for e in entries]
         self._header: str | None = "  ".join(e.ljust(w) for e, w in zip(entries, widths)).rstrip() + "\n"
@@ -98,7 +76,7 @@ class PrintReport(extension_module.Extension):
             log_report(trainer)  # our own LogReport: update it
         log = log_report.log
         while len(log) > self._log_len:
-            if _is_tty(out):
+            if util.is_tty(out):
                 out.write("\033[J")  # erase what a progress bar left below the cursor
             self._print(log[self._log_len])
             self._log_len += 1
@@ -115,9 +93,7 @@ class PrintReport(extension_module.Extension):
             else:
                 parts.append(empty)
         self._out.write("".join(parts).rstrip() + "\n")
-        flush = getattr(self._out, "flush", None)
-        if flush is not None:
-            flush()
+        util.flush(self._out)
 
     def serialize(self, serializer: Any) -> None:
         """Save or load the LogReport given as an object (not one given by name)."""

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import collections
 import datetime
-import time
 from typing import Any
 
 from chainer.training import extension as extension_module
-from chainer.training.extensions import print_report
+from chainer.training.extensions import util
 
 
 class ProgressBar(extension_module.Extension):
@@ -52,7 +50,7 @@ class ProgressBar(extension_module.Extension):
         training_length: Any = None,
         update_interval: int = 100,
         bar_length: int = 50,
-        out: Any = print_report._STDOUT_AT_IMPORT,
+        out: Any = util._STDOUT_AT_IMPORT,
     ) -> None:
         if training_length is not None:
             if len(training_length) != 2 or training_length[1] not in ("epoch", "iteration"):
@@ -66,53 +64,54 @@ class ProgressBar(extension_module.Extension):
         self._training_length = training_length
         self._update_interval = update_interval
         self._bar_length = bar_length
-        self._out = print_report.resolve_out(out)
-        self._recent: collections.deque[tuple[int, float]] = collections.deque(maxlen=10)
-        self._drawn = False
+        self._out = out
+        self._pbar: _TrainerProgressBar | None = None
+
+    def _bar(self, trainer: Any) -> _TrainerProgressBar:
+        if self._pbar is None:
+            self._pbar = _TrainerProgressBar(trainer, self._training_length, self._bar_length, self._out)
+        return self._pbar
 
     def initialize(self, trainer: Any) -> None:
         if self._training_length is None:
             get_length = getattr(trainer.stop_trigger, "get_training_length", None)
             if get_length is not None:
                 self._training_length = get_length()
-        self._recent.clear()
-        self._recent.append((trainer.updater.iteration, time.perf_counter()))
+        pbar = self._bar(trainer)
+        pbar.training_length = self._training_length
+        pbar.reset_speed()
+        updater = trainer.updater
+        pbar.update_speed(updater.iteration, getattr(updater, "epoch_detail", float(updater.epoch)))
 
     def __call__(self, trainer: Any) -> None:
-        iteration = trainer.updater.iteration
-        if iteration % self._update_interval != 0:
+        if trainer.updater.iteration % self._update_interval != 0:
             return
-        if not self._recent:
-            self._recent.append((0, time.perf_counter()))
-        now = time.perf_counter()
-        self._recent.append((iteration, now))
-        first_iteration, first_time = self._recent[0]
-        speed = (iteration - first_iteration) / max(now - first_time, 1e-9)
-        lines = self._status_lines(trainer, speed)
-        out = self._out
-        if print_report._is_tty(out):
-            # Draw, then move the cursor back to the top of the display: the next draw
-            # (or a PrintReport line, which erases below the cursor first) replaces it.
-            out.write("\033[J" + "\n".join(lines) + "\n" + f"\033[{len(lines)}A")
-            self._drawn = True
-        else:
-            out.write(" | ".join(line.strip() for line in lines) + "\n")
-        flush = getattr(out, "flush", None)
-        if flush is not None:
-            flush()
+        self._bar(trainer).update()
 
-    def _bar(self, label: str, fraction: float) -> str:
-        fraction = min(max(fraction, 0.0), 1.0)
-        filled = int(fraction * self._bar_length)
-        return f"{label:>10} [{'#' * filled}{'.' * (self._bar_length - filled)}] {fraction * 100:6.2f}%"
+    def finalize(self, trainer: Any = None) -> None:
+        """Erase the display from the terminal."""
+        if self._pbar is not None:
+            self._pbar.close()
 
-    def _status_lines(self, trainer: Any, speed: float) -> list[str]:
-        updater = trainer.updater
+
+class _TrainerProgressBar(util.ProgressBar):
+    """The display of :class:`ProgressBar`: the whole training and this epoch as bars, the
+    counts, the speed and the estimated time to finish."""
+
+    def __init__(self, trainer: Any, training_length: Any, bar_length: int, out: Any) -> None:
+        super().__init__(out)
+        self.trainer = trainer
+        self.training_length = training_length
+        self.bar_length = bar_length
+
+    def get_lines(self) -> list[str]:
+        updater = self.trainer.updater
         iteration = updater.iteration
         epoch = updater.epoch
         epoch_detail = getattr(updater, "epoch_detail", float(epoch))
+        speed, _ = self.update_speed(iteration, epoch_detail)
         lines = []
-        length = self._training_length
+        length = self.training_length
         remaining_iterations = None
         if length is not None:
             total, unit = length
@@ -123,8 +122,8 @@ class ProgressBar(extension_module.Extension):
                 fraction = epoch_detail / total
                 if epoch_detail > 0:
                     remaining_iterations = (total - epoch_detail) * iteration / epoch_detail
-            lines.append(self._bar("total", fraction))
-        lines.append(self._bar("this epoch", epoch_detail - epoch))
+            lines.append(self.bar("total", fraction, self.bar_length))
+        lines.append(self.bar("this epoch", epoch_detail - epoch, self.bar_length))
         if length is not None:
             lines.append(f"{iteration:>10} iter, {epoch} epoch / {length[0]} {length[1]}s")
         else:
@@ -135,15 +134,6 @@ class ProgressBar(extension_module.Extension):
         else:
             lines.append(f"{speed:10.5g} iters/sec.")
         return lines
-
-    def finalize(self, trainer: Any = None) -> None:
-        """Erase the display from the terminal."""
-        if self._drawn and print_report._is_tty(self._out):
-            self._out.write("\033[J")
-            flush = getattr(self._out, "flush", None)
-            if flush is not None:
-                flush()
-        self._drawn = False
 
 
 __all__ = ["ProgressBar"]

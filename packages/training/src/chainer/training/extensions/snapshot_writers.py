@@ -158,7 +158,8 @@ class StandardWriter(Writer):
         error, self._error = self._error, None
         if error is not None:
             raise RuntimeError(f"{type(self).__name__}: writing the snapshot {self._filename!r} failed") from error
-        if exitcode:
+        # Only a process has an exit status (an int); a thread or a custom worker has none.
+        if isinstance(exitcode, int) and exitcode != 0:
             raise RuntimeError(
                 f"{type(self).__name__}: the process writing the snapshot {self._filename!r} failed (exit code {exitcode})"
             )
@@ -265,7 +266,9 @@ class QueueWriter(Writer):
             try:
                 if item is None:
                     return
-                task, filename, outdir, target = item
+                # Indexed rather than unpacked: any sequence of (task, filename, outdir,
+                # target) is an item, as in Chainer 7.
+                task, filename, outdir, target = item[0], item[1], item[2], item[3]
                 try:
                     task(filename, outdir, target)
                 except Exception as exc:

@@ -11,7 +11,7 @@ import numpy
 from chainer import backend, link, variable
 from chainer.training import _util
 from chainer.training import extension as extension_module
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 from chainer.training.extensions import _plot
 
 
@@ -32,6 +32,98 @@ def _collect_variables(targets: Any) -> list[Any]:
     if not out:
         raise ValueError("VariableStatisticsPlot: the targets hold no variables")
     return out
+
+
+class Reservoir:
+    """Reservoir sample of arrays: a uniform random sample of ``size`` of the arrays added.
+
+    Each added array gets an index (by default the number of arrays added before it);
+    once the reservoir is full, the ``n``-th array replaces a random kept one with
+    probability ``size / n``, so every array added so far is kept with the same
+    probability. The random numbers come from the reservoir's own generator, not from
+    NumPy's global one (which a training run's shuffling and dropout use).
+
+    Args:
+        size: The number of arrays kept.
+        data_shape: The shape of each array.
+        dtype: The dtype they are kept in.
+        seed: The seed of the reservoir's generator.
+
+    Example:
+        >>> from chainer.training.extensions.variable_statistics_plot import Reservoir
+        >>> reservoir = Reservoir(size=2, data_shape=(3,))
+        >>> for i in range(5):
+        ...     reservoir.add(np.full(3, i))
+        >>> indices, data = reservoir.get_data()
+        >>> indices.shape, data.shape
+        ((2,), (2, 3))
+    """
+
+    def __init__(self, size: int, data_shape: Any, dtype: Any = numpy.float32, seed: int = 0) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"Reservoir: size must be a positive int, got {size!r}")
+        self.size = size
+        self.data = numpy.zeros((size, *data_shape), dtype=dtype)
+        self.idxs = numpy.zeros((size,), dtype=numpy.int64)
+        self.counter = 0
+        self._rng = numpy.random.default_rng(seed)
+
+    def add(self, x: Any, idx: int | None = None) -> None:
+        """Offer the array ``x`` (with index ``idx``, by default the count so far)."""
+        if self.counter < self.size:
+            slot: int | None = self.counter
+        else:
+            drawn = int(self._rng.integers(0, self.counter + 1))
+            slot = drawn if drawn < self.size else None
+        if slot is not None:
+            self.data[slot] = backend.CpuDevice().send(x)
+            self.idxs[slot] = self.counter if idx is None else idx
+        self.counter += 1
+
+    def get_data(self) -> tuple[numpy.ndarray, numpy.ndarray]:
+        """The indices (ascending) and the arrays kept, in the order of their indices."""
+        n = min(self.counter, self.size)
+        order = numpy.argsort(self.idxs[:n], kind="stable")
+        return self.idxs[:n][order], self.data[:n][order]
+
+
+class Statistician:
+    """Computes the mean, the standard deviation and percentiles of arrays.
+
+    Args:
+        collect_mean: Compute the mean (key ``'mean'``).
+        collect_std: Compute the standard deviation (key ``'std'``).
+        percentile_sigmas: The percentiles (0 to 100) to compute (key
+            ``'percentile'``, one entry per percentile along the first axis); empty
+            for none.
+
+    Example:
+        >>> from chainer.training.extensions.variable_statistics_plot import Statistician
+        >>> stat = Statistician(True, False, (0, 50, 100))(np.array([3., 1., 2.]), axis=None)
+        >>> float(stat['mean']), stat['percentile'].tolist()
+        (2.0, [1.0, 2.0, 3.0])
+    """
+
+    def __init__(self, collect_mean: bool, collect_std: bool, percentile_sigmas: Any) -> None:
+        self.collect_mean = collect_mean
+        self.collect_std = collect_std
+        self.percentile_sigmas = tuple(percentile_sigmas or ())
+
+    def __call__(self, x: Any, axis: Any = 0, dtype: Any = None, xp: Any = None) -> dict[str, Any]:
+        """The statistics of ``x`` along ``axis`` (all elements if ``None``), in
+        ``dtype`` (that of ``x`` by default)."""
+        if xp is None:
+            xp = backend.get_array_module(x)
+        if dtype is None:
+            dtype = x.dtype
+        stats: dict[str, Any] = {}
+        if self.collect_mean:
+            stats["mean"] = xp.asarray(x.mean(axis=axis, dtype=dtype), dtype=dtype)
+        if self.collect_std:
+            stats["std"] = xp.asarray(x.std(axis=axis, dtype=dtype), dtype=dtype)
+        if self.percentile_sigmas:
+            stats["percentile"] = xp.asarray(xp.percentile(x, self.percentile_sigmas, axis=axis), dtype=dtype)
+        return stats
 
 
 class VariableStatisticsPlot(extension_module.Extension):
@@ -123,7 +215,8 @@ class VariableStatisticsPlot(extension_module.Extension):
         self._plot_mean = plot_mean
         self._plot_std = plot_std
         self._percentiles = percentiles
-        self._trigger = trigger_module.get_trigger(trigger)
+        self._statistician = Statistician(True, True, percentiles)
+        self._trigger = training_util.get_trigger(trigger)
         self._filename = file_name if filename is None else filename
         self._figsize = figsize
         self._marker = marker
@@ -144,9 +237,8 @@ class VariableStatisticsPlot(extension_module.Extension):
             return [float("nan")] * n_values
         xp = backend.get_array_module(arrays[0])
         x = xp.concatenate([a.ravel() for a in arrays]).astype(numpy.float64)
-        values = [x.mean(), x.std()]
-        if self._percentiles:
-            values.extend(xp.percentile(x, self._percentiles))
+        stats = self._statistician(x, axis=None, dtype=numpy.float64, xp=xp)
+        values = [stats["mean"], stats["std"], *stats.get("percentile", ())]
         return [float(v) for v in values]
 
     def __call__(self, trainer: Any) -> None:
@@ -238,4 +330,4 @@ class VariableStatisticsPlot(extension_module.Extension):
             self._trigger.serialize(serializer["_trigger"])
 
 
-__all__ = ["VariableStatisticsPlot"]
+__all__ = ["Reservoir", "Statistician", "VariableStatisticsPlot"]

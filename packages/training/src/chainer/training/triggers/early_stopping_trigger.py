@@ -9,7 +9,7 @@ from typing import Any
 
 from chainer import reporter
 from chainer.training import _util
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 
 class EarlyStoppingTrigger:
@@ -82,8 +82,8 @@ class EarlyStoppingTrigger:
         self.monitor = monitor
         self.verbose = verbose
         self.already_warning = False
-        self._max_trigger = trigger_module.get_trigger(max_trigger)
-        self._interval_trigger = trigger_module.get_trigger(check_trigger)
+        self._max_trigger = training_util.get_trigger(max_trigger)
+        self._interval_trigger = training_util.get_trigger(check_trigger)
         self._init_summary()
 
     def _init_summary(self) -> None:

@@ -21,7 +21,8 @@ class ManualScheduleTrigger:
         unit: ``'iteration'`` or ``'epoch'``.
 
     Attributes:
-        finished: ``True`` once the last point has fired.
+        finished: ``True`` once the training has reached the last point (as seen at
+            the last call).
 
     Example:
         >>> from chainer import training
@@ -76,8 +77,9 @@ class ManualScheduleTrigger:
             if previous < 0:
                 previous = current - 1
         fire = any(previous < p <= current for p in self.points)
-        if fire and current >= max(self.points):
-            self.finished = True
+        # From the position alone, so that a trigger loaded from a snapshot that did not
+        # save it (Chainer 7 before v6) knows it too.
+        self.finished = current >= max(self.points)
         self._previous_iteration = updater.iteration
         epoch_detail = getattr(updater, "epoch_detail", None)
         if epoch_detail is not None:

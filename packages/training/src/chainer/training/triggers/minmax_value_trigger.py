@@ -10,7 +10,7 @@ import numpy
 
 from chainer import reporter
 from chainer.training import _util
-from chainer.training import trigger as trigger_module
+from chainer.training import util as training_util
 
 
 class BestValueTrigger:
@@ -37,7 +37,7 @@ class BestValueTrigger:
             raise TypeError(f"{type(self).__name__}: compare must be callable, got {type(compare).__name__}")
         self._key = key
         self._best_value: float | None = None
-        self._interval_trigger = trigger_module.get_trigger(trigger)
+        self._interval_trigger = training_util.get_trigger(trigger)
         self._compare = compare
         self._init_summary()
 

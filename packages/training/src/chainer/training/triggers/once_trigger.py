@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+from chainer.training import _util
 
 
 class OnceTrigger:
@@ -47,8 +50,20 @@ class OnceTrigger:
         return fire
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load whether the first call happened (key ``_flag_first``)."""
-        self._flag_first = bool(serializer("_flag_first", self._flag_first))
+        """Save or load whether the first call happened (key ``_flag_first``).
+
+        A snapshot without the key (Chainer 7 before v6 saved nothing for this trigger)
+        gives a warning and counts as taken after the first call.
+        """
+        try:
+            flag_first = serializer("_flag_first", self._flag_first)
+        except KeyError:
+            if not _util.is_validating(serializer):
+                warnings.warn("OnceTrigger: the snapshot has no _flag_first; the trigger is assumed to have fired")
+                self._flag_first = False
+            return
+        if not _util.is_validating(serializer):
+            self._flag_first = bool(flag_first)
 
 
 __all__ = ["OnceTrigger"]

@@ -6,8 +6,88 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy
+
+from chainer import backend
 from chainer.dataset import convert
 from chainer.training.updaters import standard_updater
+
+# -- packing all parameters (or gradients) of a link into one GPU buffer ----------------
+# The updater exchanges parameters and gradients between processes as one flat array
+# each, so that one NCCL call moves them all.
+
+
+def _params_with_data(link: Any) -> list[Any]:
+    return [param for param in link.params() if param.array is not None]
+
+
+def size_num_grads(link: Any) -> int:
+    """The number of elements of the parameters of ``link`` that are initialized."""
+    return sum(param.size for param in _params_with_data(link))
+
+
+def _gather(link: Any, target: str, where: str) -> Any:
+    params = _params_with_data(link)
+    arrays = []
+    for param in params:
+        array = getattr(param, target)
+        if array is None:
+            # An uninitialized gradient counts as zeros, as in a cleared gradient.
+            array = param.array * 0
+        arrays.append(array)
+    if not arrays:
+        raise ValueError(f"{where}: the link has no initialized parameters")
+    xp = backend.get_array_module(arrays[0])
+    if xp is numpy:
+        raise RuntimeError(f"{where} works only on GPU: the parameters of the link are on the CPU")
+    dtype = numpy.result_type(*(a.dtype for a in arrays))
+    return xp.concatenate([a.ravel().astype(dtype, copy=False) for a in arrays])
+
+
+def _scatter(link: Any, array: Any, target: str, where: str) -> None:
+    params = _params_with_data(link)
+    total = sum(param.size for param in params)
+    if array.ndim != 1 or array.size != total:
+        raise ValueError(f"{where}: the array has shape {array.shape}; the link has {total} parameter elements")
+    offset = 0
+    for param in params:
+        piece = array[offset : offset + param.size].reshape(param.shape).astype(param.dtype, copy=False)
+        offset += param.size
+        if target == "grad":
+            if param.grad is None:
+                param.grad = piece.copy()
+            else:
+                param.grad[...] = piece
+        else:
+            param.array[...] = piece
+
+
+def gather_grads(link: Any) -> Any:
+    """The gradients of the parameters of ``link`` (on a GPU) in one flat array.
+
+    Raises:
+        RuntimeError: The parameters are on the CPU.
+    """
+    return _gather(link, "grad", "gather_grads")
+
+
+def gather_params(link: Any) -> Any:
+    """The parameters of ``link`` (on a GPU) in one flat array.
+
+    Raises:
+        RuntimeError: The parameters are on the CPU.
+    """
+    return _gather(link, "array", "gather_params")
+
+
+def scatter_grads(link: Any, array: Any) -> None:
+    """Copy a flat array made by :func:`gather_grads` into the gradients of ``link``."""
+    _scatter(link, array, "grad", "scatter_grads")
+
+
+def scatter_params(link: Any, array: Any) -> None:
+    """Copy a flat array made by :func:`gather_params` into the parameters of ``link``."""
+    _scatter(link, array, "array", "scatter_params")
 
 
 def _unavailable_reason(n_devices: int | None = None) -> str | None:
@@ -96,4 +176,11 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
         raise NotImplementedError("MultiprocessParallelUpdater.setup_workers is not implemented in this release")
 
 
-__all__ = ["MultiprocessParallelUpdater"]
+__all__ = [
+    "MultiprocessParallelUpdater",
+    "gather_grads",
+    "gather_params",
+    "scatter_grads",
+    "scatter_params",
+    "size_num_grads",
+]

@@ -8,7 +8,7 @@ from typing import Any
 from chainer import backend
 from chainer.dataset import convert
 from chainer.dataset import iterator as iterator_module
-from chainer.training import updater as updater_module
+from chainer.training import _updater, _util
 
 
 def _as_device(device: Any, where: str) -> backend.Device | None:
@@ -48,7 +48,7 @@ def call_with_arrays(func: Callable[..., Any], in_arrays: Any) -> Any:
     return func(in_arrays)
 
 
-class StandardUpdater(updater_module.Updater):
+class StandardUpdater(_updater.Updater):
     """Standard implementation of Updater.
 
     Each :meth:`update` takes the next mini-batch of the ``'main'`` iterator, converts it
@@ -235,7 +235,9 @@ class StandardUpdater(updater_module.Updater):
         for name, opt in self._optimizers.items():
             opt.serialize(serializer["optimizer:" + name])
             opt.target.serialize(serializer["model:" + name])
-        self.iteration = int(serializer("iteration", self.iteration))
+        iteration = serializer("iteration", self.iteration)
+        if _util.is_loading(serializer) and not _util.is_validating(serializer):
+            self.iteration = int(iteration)
 
 
 __all__ = ["StandardUpdater"]
