@@ -6,9 +6,9 @@ import pytest
 
 pytest.importorskip("google.protobuf")
 
-import chainer  # noqa: E402
-from chainer.links import caffe  # noqa: E402
-from chainer.links.caffe.protobuf3 import caffe_pb2  # noqa: E402
+import chainer
+from chainer.links import caffe
+from chainer.links.caffe.protobuf3 import caffe_pb2
 
 
 def _blob(layer, shape, values):
