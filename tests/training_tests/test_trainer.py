@@ -482,5 +482,6 @@ def test_mock_updater_counters():
         0.75,
         True,
     )
-    with pytest.raises(ValueError, match="iter_per_epoch must be a positive int"):
+    # A positive number, not only an int: 7.8.1 takes epochs of 0.5 or 2.5 iterations.
+    with pytest.raises(ValueError, match="iter_per_epoch must be a positive number"):
         testing.get_trainer_with_mock_updater(iter_per_epoch=0)

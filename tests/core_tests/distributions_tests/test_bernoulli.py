@@ -82,3 +82,73 @@ def test_invalid_arguments():
         D.Bernoulli(numpy.ones(1, "f"), numpy.ones(1, "f"))
     assert D.Bernoulli(logit=numpy.zeros(2, "f")).params.keys() == {"logit"}
     assert D.Bernoulli(numpy.ones(2, "f") / 2).support == "{0, 1}"
+
+
+def _reference_log_prob(logit, x):
+    # log p(x) = x log p + (1 - x) log(1 - p) with p = sigmoid(logit).
+    p = 1 / (1 + numpy.exp(-logit))
+    return x * numpy.log(p) + (1 - x) * numpy.log1p(-p)
+
+
+@pytest.mark.parametrize("logit_shape, x_shape", [((2, 3), (2, 3)), ((), ()), ((), (3,)), ((3,), (2, 3))])
+def test_bernoulli_log_prob_function(check, logit_shape, x_shape):
+    from chainer.distributions import bernoulli
+
+    logit = numpy.random.normal(size=logit_shape)
+    x = numpy.random.randint(0, 2, x_shape).astype(numpy.float64)
+    y = bernoulli._bernoulli_log_prob(logit, x)
+    assert y.shape == numpy.broadcast_shapes(logit_shape, x_shape)
+    numpy.testing.assert_allclose(y.array, _reference_log_prob(logit, x), rtol=1e-12)
+    check.gradient(lambda lg: bernoulli._bernoulli_log_prob(lg, x), (logit,))
+    xr = numpy.random.uniform(0.1, 0.9, x_shape)
+    check.gradient(lambda a, b: bernoulli._bernoulli_log_prob(a, b), (logit, xr))
+
+
+def test_bernoulli_log_prob_second_order(check):
+    from chainer.distributions import bernoulli
+
+    logit = numpy.random.normal(size=4)
+    x = numpy.random.randint(0, 2, 4).astype(numpy.float64)
+    gy = numpy.random.normal(size=4)
+    ggx = numpy.random.normal(size=4)
+    chainer.gradient_check.check_double_backward(
+        lambda lg: bernoulli._bernoulli_log_prob(lg, x), logit, gy, ggx, atol=1e-6, rtol=1e-5, eps=1e-5
+    )
+
+
+def test_points_of_another_dtype_are_cast_to_the_logit_dtype():
+    from chainer.distributions import bernoulli
+
+    logit = numpy.array([0.3, -1.2])
+    y = bernoulli._bernoulli_log_prob(logit, numpy.array([1, 0], numpy.float32))
+    assert y.dtype == numpy.float64
+    numpy.testing.assert_allclose(y.array, _reference_log_prob(logit, numpy.array([1.0, 0.0])), rtol=1e-12)
+
+
+def test_probabilities_of_exactly_zero_and_one():
+    # p = 1 and p = 0 give log x and log(1 - x), as in 7.8.1; binary outcomes get the
+    # exact log-probabilities (0 or -inf) and the entropy is 0.
+    with numpy.errstate(divide="ignore"):
+        d = D.Bernoulli(numpy.array([1.0, 0.0, 1.0, 0.0]))
+        lp = d.log_prob(numpy.array([1.0, 0.0, 0.0, 1.0])).array
+        relaxed = d.log_prob(numpy.array([0.25, 0.25, 0.75, 0.75])).array
+    numpy.testing.assert_array_equal(lp, [0.0, 0.0, -numpy.inf, -numpy.inf])
+    numpy.testing.assert_allclose(relaxed, numpy.log([0.25, 0.75, 0.75, 0.25]), rtol=1e-12)
+    numpy.testing.assert_array_equal(d.entropy.array, numpy.zeros(4))
+    with numpy.errstate(divide="ignore"):
+        checked = D.Bernoulli(numpy.array([1.0, 0.0]), binary_check=True)
+        assert (checked.log_prob(numpy.array([0.5, 0.5])).array == -numpy.inf).all()
+        assert (checked.prob(numpy.array([0.5, 0.5])).array == 0).all()
+
+
+def test_an_infinite_logit_passes_no_gradient_to_itself():
+    from chainer.distributions import bernoulli
+
+    logit = chainer.Variable(numpy.array([numpy.inf, -numpy.inf, 0.5]))
+    x = chainer.Variable(numpy.array([0.25, 0.25, 1.0]))
+    y = bernoulli._bernoulli_log_prob(logit, x)
+    chainer.functions.sum(y).backward()
+    p = 1 / (1 + numpy.exp(-0.5))
+    numpy.testing.assert_allclose(logit.grad, [0.0, 0.0, 1.0 - p], rtol=1e-12)
+    # d/dx: log x -> 1/x, log(1 - x) -> -1/(1 - x), x * logit -> logit.
+    numpy.testing.assert_allclose(x.grad, [4.0, -1 / 0.75, 0.5], rtol=1e-12)

@@ -46,3 +46,9 @@ def test_kl(check):
     check.gradient(
         lambda a, b, c, e: chainer.kl_divergence(D.Gumbel(a, b), D.Gumbel(c, e)), _params((2,)) + _params((2,))
     )
+
+
+def test_euler_constant_is_the_mean_of_a_standard_gumbel():
+    from chainer.distributions import gumbel
+
+    assert gumbel.EULER == pytest.approx(stats.gumbel_r.mean(), rel=1e-14)

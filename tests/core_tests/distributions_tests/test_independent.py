@@ -10,7 +10,7 @@ def _normal(shape):
     return D.Normal(numpy.random.normal(size=shape), numpy.random.uniform(0.5, 2.0, shape))
 
 
-@pytest.mark.parametrize("ndims,batch,event", [(None, (), (2, 3)), (1, (2,), (3,)), (0, (2, 3), ())])
+@pytest.mark.parametrize("ndims,batch,event", [(2, (), (2, 3)), (1, (2,), (3,)), (0, (2, 3), ())])
 def test_shapes_and_sums(check, ndims, batch, event):
     base = _normal((2, 3))
     d = D.Independent(base, ndims)
@@ -33,6 +33,15 @@ def test_shapes_and_sums(check, ndims, batch, event):
     check.close(d.icdf(u), ref.ppf(u), numpy.float64, "icdf", rtol=1e-8)
     assert d.sample_n(5).shape == (5, 2, 3)
     assert d.params == base.params and d.support == "real"
+
+
+@pytest.mark.parametrize("batch_shape, ndims", [((2, 3, 4), 2), ((2, 3), 1), ((5,), 0), ((), 0)])
+def test_reinterpreted_batch_ndims_none_keeps_the_first_batch_axis(batch_shape, ndims):
+    # None reinterprets every batch axis but the first: max(0, batch_ndim - 1).
+    d = D.Independent(_normal(batch_shape))
+    assert d.reinterpreted_batch_ndims == ndims
+    assert d.batch_shape == batch_shape[: len(batch_shape) - ndims]
+    assert d.event_shape == batch_shape[len(batch_shape) - ndims :]
 
 
 def test_diagonal_normal_matches_multivariate_normal(check):

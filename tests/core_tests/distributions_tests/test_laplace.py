@@ -46,3 +46,34 @@ def test_kl(check):
     a, b = _params((2,))
     c, e = a + numpy.array([0.7, -0.4]), b * 1.3
     check.gradient(lambda a, b, c, e: chainer.kl_divergence(D.Laplace(a, b), D.Laplace(c, e)), (a, b, c, e))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_standard_cdf_and_icdf_functions(check, dtype):
+    from chainer.distributions import laplace
+
+    x = numpy.random.normal(size=(2, 3)).astype(dtype)
+    u = numpy.random.uniform(0.02, 0.98, (2, 3)).astype(dtype)
+    cdf = laplace._laplace_cdf(chainer.Variable(x))
+    icdf = laplace._laplace_icdf(chainer.Variable(u))
+    assert cdf.dtype == dtype and icdf.dtype == dtype
+    assert (cdf.creator.label, icdf.creator.label) == ("LaplaceCDF", "LaplaceICDF")
+    tol = {"rtol": 1e-12} if dtype == numpy.float64 else {"rtol": 1e-5, "atol": 1e-6}
+    numpy.testing.assert_allclose(cdf.array, stats.laplace.cdf(x), **tol)
+    numpy.testing.assert_allclose(icdf.array, stats.laplace.ppf(u), **tol)
+    if dtype == numpy.float64:
+        check.gradient(laplace._laplace_cdf, (x,))
+        check.gradient(laplace._laplace_icdf, (u,))
+        v = chainer.Variable(u)
+        (g,) = chainer.grad([laplace._laplace_icdf(v)], [v], enable_double_backprop=True)
+        # d icdf / du = 1 / pdf(icdf(u)); its own derivative is checked numerically.
+        numpy.testing.assert_allclose(g.array, 1 / stats.laplace.pdf(stats.laplace.ppf(u)), rtol=1e-10)
+        chainer.gradient_check.check_double_backward(
+            laplace._laplace_icdf,
+            u,
+            numpy.random.normal(size=u.shape),
+            numpy.random.normal(size=u.shape),
+            atol=1e-5,
+            rtol=1e-4,
+            eps=1e-6,
+        )

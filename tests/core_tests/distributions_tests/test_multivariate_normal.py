@@ -86,3 +86,41 @@ def test_invalid_arguments():
     d = D.MultivariateNormal(numpy.zeros(3), scale_tril=numpy.eye(3))
     with pytest.raises(ValueError, match="event axis of size 3"):
         d.log_prob(numpy.zeros(2))
+
+
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("d", [3, 1, 0])
+def test_triangular_inv(check, lower, d):
+    from chainer.distributions import multivariate_normal as mvn
+
+    x = numpy.tril(numpy.random.normal(size=(d, d))) + 3 * numpy.eye(d)
+    if not lower:
+        x = x.T
+    y = mvn._triangular_inv(chainer.Variable(x), lower=lower)
+    numpy.testing.assert_allclose(y.array, numpy.linalg.inv(x) if d else x, rtol=1e-12)
+    if d:
+        assert y.creator.label == "TriangularInv"
+        # Only the triangle is read: what lies in the other one does not matter.
+        noisy = x + (numpy.triu(numpy.ones((d, d)), 1) if lower else numpy.tril(numpy.ones((d, d)), -1))
+        numpy.testing.assert_allclose(mvn._triangular_inv(noisy, lower=lower).array, y.array, rtol=1e-12)
+        check.gradient(lambda a: mvn._triangular_inv(a, lower=lower), (x,))
+        chainer.gradient_check.check_double_backward(
+            lambda a: mvn._triangular_inv(a, lower=lower),
+            x,
+            numpy.random.normal(size=(d, d)),
+            numpy.random.normal(size=(d, d)),
+            atol=1e-6,
+            rtol=1e-5,
+            eps=1e-6,
+        )
+
+
+def test_density_constants():
+    from chainer.distributions import log_normal, multivariate_normal, normal
+
+    assert normal.LOGPROBC == pytest.approx(-0.5 * numpy.log(2 * numpy.pi), rel=1e-15)
+    assert normal.PROBC == pytest.approx(1 / numpy.sqrt(2 * numpy.pi), rel=1e-15)
+    assert normal.ENTROPYC == pytest.approx(stats.norm.entropy(), rel=1e-15)
+    assert multivariate_normal.LOGPROBC == normal.LOGPROBC == log_normal.LOGPROBC
+    assert multivariate_normal.ENTROPYC == normal.ENTROPYC
+    assert multivariate_normal.available_cpu is True  # SciPy is installed with the test requirements

@@ -159,6 +159,9 @@ class _InitTest(testing.LinkInitializersTestCase):
             ],
         )
 
+    def generate_params(self):
+        return (np.full(3, 9.0, np.float32),)
+
     def create_link(self, initializers):
         (w,) = initializers
         # None stands for the link's default, a constant 0.25 here.
@@ -201,3 +204,28 @@ def test_a_variable_is_no_initializer(scratch):
 
     with pytest.raises(TypeError):
         _expand(scratch, Case)("test_initializers").debug()
+
+
+def test_the_other_parameters_take_what_generate_params_gives(scratch):
+    made_with = []
+
+    class TwoParams(_InitTest):
+        param_names = ("W", "b")
+
+        def generate_params(self):
+            return np.full(3, 9.0, np.float32), np.full(3, 7.0, np.float32)
+
+        def get_initializers(self):
+            return [initializers.Constant(3.0)], [2.5]
+
+        def create_link(self, initializers):
+            made_with.append(initializers)
+            w, b = initializers
+            link = _Scale(w)
+            link.b.array[...] = b if np.isscalar(b) else np.asarray(b)
+            return link
+
+    _expand(scratch, TwoParams)("test_initializers").debug()
+    assert [type(w).__name__ for w, _ in made_with] == ["Constant", "ndarray"]
+    np.testing.assert_array_equal(made_with[0][1], np.full(3, 7.0))
+    assert made_with[1][1] == 2.5

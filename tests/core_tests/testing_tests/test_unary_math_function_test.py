@@ -68,7 +68,7 @@ def test_wrong_reference_fails_forward():
 
 
 def test_wrong_label_fails():
-    results = _run_all(_generated(F.sin, label_expected="Sine"), "test_label")
+    results = _run_all(_generated(F.sin, label_expected="Sine"), "test_forward_cpu")
     assert all(len(r.failures) == 1 and "expected 'Sine'" in r.failures[0][1] for r in results)
 
 

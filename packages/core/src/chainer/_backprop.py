@@ -322,10 +322,14 @@ def _store_leaf_grads(grads: dict[Any, Any], loss_scale: float | None) -> None:
 
 def _needs_no_grad(var: variable.Variable) -> bool:
     # Whether backprop from var would call no backward at all: its creator has no input
-    # that requires a gradient.
+    # that requires a gradient, or it has no creator because none of the inputs of the
+    # function that made it required one (no graph was recorded; 7.8.1 recorded it and
+    # found nothing to do either).
     node = var._node
     creator = None if node is None else node.creator_node
-    return creator is not None and not any(x._requires_grad for x in creator.inputs or ())
+    if creator is None:
+        return not var.requires_grad
+    return not any(x._requires_grad for x in creator.inputs or ())
 
 
 def backward_from_variable(

@@ -186,6 +186,11 @@ def _cpu_kernels_row() -> str:
     return "; ".join(f"{', '.join(slots)} compiled ({origin})" for origin, slots in by_plugin.items())
 
 
+def _release_major(version: str) -> int:
+    digits = version.split(".", 1)[0]
+    return int(digits) if digits.isdigit() else 0
+
+
 def _check_configuration(report: Report) -> None:
     config = chainer.config
     distributions = dict(_chainer_distributions())
@@ -204,8 +209,10 @@ def _check_configuration(report: Report) -> None:
                 else "Reinstall it for this Python and NumPy: pip install --force-reinstall --no-deps chainer-cpu-kernels.",
             )
         )
-    legacy = [name for name in distributions if name == "chainer"]
-    if legacy:
+    # From 8 on, `chainer` is our meta-distribution (no files of its own); only 7.x and older
+    # ship a chainer/ package of their own that clashes with chainer-core's.
+    legacy = distributions.get("chainer")
+    if legacy is not None and _release_major(legacy) < 8:
         report.problems.append(
             (
                 "The original 'chainer' distribution (7.x) is installed too; it writes the same 'chainer' package.",

@@ -6,6 +6,7 @@ as variables, so log-densities, entropies, moments, Kullback-Leibler divergences
 respect to them. Usually imported as ``import chainer.distributions as D``.
 """
 
+from chainer.distributions import utils
 from chainer.distributions.bernoulli import Bernoulli
 from chainer.distributions.beta import Beta
 from chainer.distributions.categorical import Categorical

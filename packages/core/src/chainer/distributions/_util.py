@@ -16,6 +16,11 @@ _Variable = variable.Variable
 
 EULER_GAMMA = 0.57721566490153286061
 LOG_2PI = float(numpy.log(2.0 * numpy.pi))
+# The constants of the normal densities that 7.8.1 exposes under these names in
+# chainer.distributions.normal, log_normal and multivariate_normal.
+LOGPROBC = -0.5 * LOG_2PI  # log of 1 / sqrt(2 pi)
+ENTROPYC = 0.5 * (LOG_2PI + 1.0)  # entropy of a standard normal, log sqrt(2 pi e)
+PROBC = float(1.0 / numpy.sqrt(2.0 * numpy.pi))
 
 
 def _is_scalar(value: Any) -> bool:

@@ -11,6 +11,9 @@ from chainer.distributions import _util
 
 _NAME = "chainer.distributions.Gumbel"
 
+#: The Euler-Mascheroni constant: the mean of a standard Gumbel variable.
+EULER = _util.EULER_GAMMA
+
 
 class Gumbel(_util.LocScaleDistribution):
     """Gumbel Distribution.
@@ -50,11 +53,11 @@ class Gumbel(_util.LocScaleDistribution):
 
     @property
     def entropy(self) -> variable.Variable:
-        return F.log(self.scale) + (_util.EULER_GAMMA + 1.0)
+        return F.log(self.scale) + (EULER + 1.0)
 
     @property
     def mean(self) -> variable.Variable:
-        return self.loc + _util.EULER_GAMMA * self.scale
+        return self.loc + EULER * self.scale
 
     @property
     def mode(self) -> variable.Variable:
@@ -77,10 +80,10 @@ def _kl_gumbel_gumbel(p: Gumbel, q: Gumbel) -> variable.Variable:
         F.log(q.scale)
         - F.log(p.scale)
         + (p.loc - q.loc) / q.scale
-        + _util.EULER_GAMMA * (ratio - 1.0)
+        + EULER * (ratio - 1.0)
         + F.exp((q.loc - p.loc) / q.scale + F.lgamma(ratio + 1.0))
         - 1.0
     )
 
 
-__all__ = ["Gumbel"]
+__all__ = ["EULER", "Gumbel"]

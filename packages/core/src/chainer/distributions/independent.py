@@ -35,7 +35,7 @@ class Independent(distribution.Distribution):
     Args:
         distribution: The base :class:`~chainer.Distribution`.
         reinterpreted_batch_ndims: How many rightmost batch axes become event axes;
-            ``None`` means all of them.
+            ``None`` means all of them but the first (``max(0, batch_ndim - 1)``).
 
     Example:
         >>> import chainer.distributions as D
@@ -52,7 +52,8 @@ class Independent(distribution.Distribution):
             raise TypeError(f"{_NAME}: distribution must be a chainer.Distribution, got {type(distribution).__name__}")
         batch_ndim = len(distribution.batch_shape)
         if reinterpreted_batch_ndims is None:
-            reinterpreted_batch_ndims = batch_ndim
+            # 7.8.1's default: every batch axis but the first becomes an event axis.
+            reinterpreted_batch_ndims = max(0, batch_ndim - 1)
         if isinstance(reinterpreted_batch_ndims, bool) or not isinstance(reinterpreted_batch_ndims, int):
             raise TypeError(
                 f"{_NAME}: reinterpreted_batch_ndims must be an int or None, got {reinterpreted_batch_ndims!r}"

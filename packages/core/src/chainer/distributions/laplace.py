@@ -5,11 +5,80 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from chainer import distribution, variable
+import numpy
+
+from chainer import backend, distribution, function_node, utils, variable
 from chainer import functions as F
 from chainer.distributions import _util
+from chainer.utils import type_check
 
 _NAME = "chainer.distributions.Laplace"
+
+
+def _check_float(in_types: Any, name: str) -> None:
+    type_check._argname(in_types, (name,))
+    type_check.expect(in_types[0].dtype.kind == "f")
+
+
+class LaplaceCDF(function_node.FunctionNode):
+    """The distribution function of the standard Laplace distribution,
+    :math:`\\frac{1}{2} e^x` for :math:`x < 0` and :math:`1 - \\frac{1}{2} e^{-x}`
+    otherwise; its derivative is the density :math:`\\frac{1}{2} e^{-|x|}`."""
+
+    @property
+    def label(self) -> str:
+        return "LaplaceCDF"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_float(in_types, "x")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        (x,) = inputs
+        xp = backend.get_array_module(x)
+        # Each branch only meets the half-line where its exponential does not overflow.
+        half_tail = x.dtype.type(0.5) * xp.exp(-abs(x))
+        return (utils.force_array(xp.where(x < 0, half_tail, 1 - half_tail), x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (x,) = self.get_retained_inputs()
+        return (grad_outputs[0] * (0.5 * F.exp(-F.absolute(x))),)
+
+
+class LaplaceICDF(function_node.FunctionNode):
+    """The quantile function of the standard Laplace distribution,
+    :math:`-\\mathrm{sign}(u - \\frac{1}{2}) \\log(1 - 2|u - \\frac{1}{2}|)` for
+    :math:`u` in :math:`(0, 1)`; its derivative is :math:`2 / (1 - 2|u - \\frac{1}{2}|)`."""
+
+    @property
+    def label(self) -> str:
+        return "LaplaceICDF"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_float(in_types, "x")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        (u,) = inputs
+        xp = backend.get_array_module(u)
+        c = u - u.dtype.type(0.5)
+        with numpy.errstate(divide="ignore"):  # u of 0 or 1: an infinite quantile
+            y = -xp.sign(c) * xp.log1p(-2 * abs(c))
+        return (utils.force_array(y, u.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (u,) = self.get_retained_inputs()
+        return (grad_outputs[0] * 2.0 / (1.0 - 2.0 * F.absolute(u - 0.5)),)
+
+
+def _laplace_cdf(x: Any) -> variable.Variable:
+    """The standard Laplace distribution function at ``x`` (see :class:`LaplaceCDF`)."""
+    return LaplaceCDF().apply((x,))[0]
+
+
+def _laplace_icdf(x: Any) -> variable.Variable:
+    """The standard Laplace quantile function at ``x`` (see :class:`LaplaceICDF`)."""
+    return LaplaceICDF().apply((x,))[0]
 
 
 class Laplace(_util.LocScaleDistribution):
@@ -38,17 +107,10 @@ class Laplace(_util.LocScaleDistribution):
         return -math.log(2.0) - F.log(self.scale) - F.absolute(z)
 
     def cdf(self, x: Any) -> variable.Variable:
-        z = self._z(x, "cdf")
-        # Each branch only sees the half-line where its exponential does not overflow.
-        below = z.array < 0
-        half_tail = 0.5 * F.exp(-F.absolute(z))
-        return _util.where(below, half_tail, 1.0 - half_tail)
+        return _laplace_cdf(self._z(x, "cdf"))
 
     def icdf(self, x: Any) -> variable.Variable:
-        u = _util.value(x, self.loc, f"{_NAME}.icdf")
-        below = u.array < 0.5
-        z = _util.where(below, F.log(2.0 * u), -F.log(2.0 - 2.0 * u))
-        return self.loc + self.scale * z
+        return self.loc + self.scale * _laplace_icdf(_util.value(x, self.loc, f"{_NAME}.icdf"))
 
     @property
     def entropy(self) -> variable.Variable:
@@ -82,4 +144,4 @@ def _kl_laplace_laplace(p: Laplace, q: Laplace) -> variable.Variable:
     return F.log(q.scale) - F.log(p.scale) + distance / q.scale + p.scale / q.scale * F.exp(-distance / p.scale) - 1.0
 
 
-__all__ = ["Laplace"]
+__all__ = ["Laplace", "LaplaceCDF", "LaplaceICDF"]

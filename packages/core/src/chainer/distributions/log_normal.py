@@ -10,6 +10,9 @@ from chainer.distributions import _util
 
 _NAME = "chainer.distributions.LogNormal"
 
+#: :math:`-\\frac{1}{2} \\log(2 \\pi)`, the constant of the log-density.
+LOGPROBC = _util.LOGPROBC
+
 
 class LogNormal(_util.ScalarEventDistribution):
     """Logatithm Normal Distribution.
@@ -47,7 +50,7 @@ class LogNormal(_util.ScalarEventDistribution):
         def density(x: variable.Variable) -> variable.Variable:
             log_x = F.log(x)
             z = (log_x - self.mu) / self.sigma
-            return -log_x - F.log(self.sigma) - 0.5 * _util.LOG_2PI - 0.5 * F.square(z)
+            return -log_x - F.log(self.sigma) + LOGPROBC - 0.5 * F.square(z)
 
         return _util.masked(x.array > 0, density, x, 1.0, -float("inf"))
 
@@ -61,7 +64,7 @@ class LogNormal(_util.ScalarEventDistribution):
 
     @property
     def entropy(self) -> variable.Variable:
-        return self.mu + F.log(self.sigma) + 0.5 * (_util.LOG_2PI + 1.0)
+        return self.mu + F.log(self.sigma) + _util.ENTROPYC
 
     @property
     def mean(self) -> variable.Variable:
@@ -93,4 +96,4 @@ def _kl_lognormal_lognormal(p: LogNormal, q: LogNormal) -> variable.Variable:
     return F.log(q.sigma) - F.log(p.sigma) + 0.5 * (F.square(p.sigma) + F.square(p.mu - q.mu)) / F.square(q.sigma) - 0.5
 
 
-__all__ = ["LogNormal"]
+__all__ = ["LOGPROBC", "LogNormal"]

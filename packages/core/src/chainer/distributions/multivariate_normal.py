@@ -3,16 +3,88 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
 from typing import Any
 
 import numpy
 
-from chainer import backend, distribution, variable
+from chainer import backend, distribution, function_node, utils, variable
 from chainer import functions as F
 from chainer.distributions import _util
-from chainer.utils import argument
+from chainer.utils import argument, type_check
 
 _NAME = "chainer.distributions.MultivariateNormal"
+
+#: The entropy of a standard normal per dimension, :math:`\\frac{1}{2} \\log(2 \\pi e)`.
+ENTROPYC = 0.5 * (_util.LOG_2PI + 1.0)
+#: The constant of the log-density per dimension, :math:`-\\frac{1}{2} \\log(2 \\pi)`.
+LOGPROBC = -0.5 * _util.LOG_2PI
+#: Whether :class:`TriangularInv` runs on the CPU here (it needs SciPy there).
+available_cpu = importlib.util.find_spec("scipy") is not None
+
+
+def _solve_triangular(xp: Any) -> Any:
+    if xp is numpy:
+        if not available_cpu:
+            raise ImportError(
+                "chainer.distributions.multivariate_normal: inverting a triangular matrix on the CPU needs SciPy; "
+                "install it with: pip install scipy"
+            )
+        from scipy import linalg
+    else:
+        from cupyx.scipy import linalg
+    return linalg.solve_triangular
+
+
+class TriangularInv(function_node.FunctionNode):
+    """The inverse of a (lower or upper) triangular matrix.
+
+    Only the triangle is read, so the gradient is the triangle of
+    :math:`-Y^\\top G Y^\\top` (:math:`Y` the inverse, :math:`G` its gradient) and
+    zero elsewhere.
+    """
+
+    def __init__(self, lower: bool = True) -> None:
+        self.lower = bool(lower)
+
+    @property
+    def label(self) -> str:
+        return "TriangularInv"
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        (x_type,) = in_types
+        type_check.expect(x_type.dtype.kind == "f", x_type.ndim == 2, x_type.shape[0] == x_type.shape[1])
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_outputs((0,))
+        (x,) = inputs
+        xp = backend.get_array_module(x)
+        solve = _solve_triangular(xp)
+        if x.size == 0:
+            return (x.copy(),)
+        y = solve(x, xp.eye(x.shape[0], dtype=x.dtype), lower=self.lower)
+        return (utils.force_array(y, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (y,) = self.get_retained_outputs()
+        (gy,) = grad_outputs
+        xp = backend.get_array_module(y.array)
+        ones = xp.ones(y.shape, dtype=y.dtype)
+        triangle = xp.tril(ones) if self.lower else xp.triu(ones)
+        gx = -F.matmul(F.matmul(y, gy, transa=True), y, transb=True)
+        return (gx * triangle,)
+
+
+def _triangular_inv(x: Any, lower: bool = True) -> variable.Variable:
+    """The inverse of the triangular matrix ``x`` (see :class:`TriangularInv`).
+
+    Args:
+        x: A square matrix (variable or array); only its lower (``lower=True``) or
+            upper triangle is read.
+        lower: Which triangle holds the matrix.
+    """
+    return TriangularInv(lower).apply((x,))[0]
 
 
 def _batch_inv(a: variable.Variable) -> variable.Variable:
@@ -118,11 +190,11 @@ class MultivariateNormal(distribution.Distribution):
         if x.shape[-1:] != self.event_shape:
             raise ValueError(f"{_NAME}.log_prob: x must end with the event axis of size {self.d}; got shape {x.shape}")
         y = _matvec(self._scale_tril_inv, x - self.loc)
-        return -0.5 * F.sum(F.square(y), axis=-1) - self._half_log_det - 0.5 * self.d * _util.LOG_2PI
+        return -0.5 * F.sum(F.square(y), axis=-1) - self._half_log_det + self.d * LOGPROBC
 
     @property
     def entropy(self) -> variable.Variable:
-        return self._half_log_det + 0.5 * self.d * (_util.LOG_2PI + 1.0)
+        return self._half_log_det + self.d * ENTROPYC
 
     @property
     def mean(self) -> variable.Variable:
@@ -160,4 +232,4 @@ def _kl_mvn_mvn(p: MultivariateNormal, q: MultivariateNormal) -> variable.Variab
     return 0.5 * (trace + F.sum(F.square(y), axis=-1) - p.d) + q._half_log_det - p._half_log_det
 
 
-__all__ = ["MultivariateNormal"]
+__all__ = ["ENTROPYC", "LOGPROBC", "MultivariateNormal", "TriangularInv", "available_cpu"]

@@ -12,6 +12,13 @@ from chainer.utils import argument
 
 _NAME = "chainer.distributions.Normal"
 
+#: The entropy of a standard normal, :math:`\\frac{1}{2} \\log(2 \\pi e)`.
+ENTROPYC = _util.ENTROPYC
+#: :math:`-\\frac{1}{2} \\log(2 \\pi)`, the constant of the log-density.
+LOGPROBC = _util.LOGPROBC
+#: :math:`1 / \\sqrt{2 \\pi}`, the constant of the density.
+PROBC = _util.PROBC
+
 
 class Normal(_util.LocScaleDistribution):
     """Normal Distribution.
@@ -60,7 +67,7 @@ class Normal(_util.LocScaleDistribution):
 
     def log_prob(self, x: Any) -> variable.Variable:
         z = self._z(x, "log_prob")
-        return -0.5 * F.square(z) - self.log_scale - 0.5 * _util.LOG_2PI
+        return -0.5 * F.square(z) - self.log_scale + LOGPROBC
 
     def cdf(self, x: Any) -> variable.Variable:
         return F.ndtr(self._z(x, "cdf"))
@@ -79,7 +86,7 @@ class Normal(_util.LocScaleDistribution):
 
     @property
     def entropy(self) -> variable.Variable:
-        return self.log_scale + 0.5 * (_util.LOG_2PI + 1.0)
+        return self.log_scale + ENTROPYC
 
     @property
     def mean(self) -> variable.Variable:
@@ -108,4 +115,4 @@ def _kl_normal_normal(p: Normal, q: Normal) -> variable.Variable:
     return q.log_scale - p.log_scale + 0.5 * (F.square(p.scale) + F.square(p.loc - q.loc)) / F.square(q.scale) - 0.5
 
 
-__all__ = ["Normal"]
+__all__ = ["ENTROPYC", "LOGPROBC", "PROBC", "Normal"]

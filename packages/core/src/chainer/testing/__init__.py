@@ -2,13 +2,8 @@
 the function and link test harnesses; ``get_trainer_with_mock_updater`` (needs
 chainer-training)."""
 
-from __future__ import annotations
-
-import sys
-
-from chainer.testing import array, attr, backend, condition, function_link, helper, parameterized  # noqa: F401
-from chainer.testing import random as random  # noqa: F401
-from chainer.testing import serializer, training  # noqa: F401
+from chainer.testing import array, attr, backend, condition, function_link, helper, parameterized, serializer, training
+from chainer.testing import random as random
 from chainer.testing.array import assert_allclose
 from chainer.testing.backend import BackendConfig, inject_backend_tests
 from chainer.testing.distribution_test import distribution_unittest
@@ -29,7 +24,7 @@ from chainer.testing.parameterized import (
     product,
     product_dict,
 )
-from chainer.testing.random import fix_random
+from chainer.testing.random import fix_random, generate_seed
 from chainer.testing.serializer import save_and_load, save_and_load_hdf5, save_and_load_npz
 from chainer.testing.training import get_trainer_with_mock_updater
 from chainer.testing.unary_math_function_test import unary_math_function_unittest
@@ -44,6 +39,8 @@ def run_module(name: str, file: str) -> None:
     """
     if name != "__main__":
         return
+    import sys
+
     import pytest
 
     sys.exit(pytest.main([file, "-vvs", "-x", "--pdb"]))
@@ -65,6 +62,7 @@ __all__ = [
     "fix_random",
     "from_pytest_parameterize",
     "generate_matrix",
+    "generate_seed",
     "get_trainer_with_mock_updater",
     "inject_backend_tests",
     "parameterize",

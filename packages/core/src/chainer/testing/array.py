@@ -47,10 +47,10 @@ def _as_noncontiguous_array(array: Any) -> Any:
 def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4, verbose: bool = True) -> None:
     """Assert that ``x`` and ``y`` agree elementwise: ``|x - y| <= atol + rtol * |y|``.
 
-    Like ``numpy.testing.assert_allclose`` (shapes broadcast against each other, so a
-    scalar ``y`` is compared with every element of ``x``), but both arguments may be
-    NumPy or CuPy arrays, Variables or scalars, and the message reports the worst
-    element and its position.
+    Like ``numpy.testing.assert_allclose`` (the shapes must agree, but a scalar or
+    0-dimensional array is compared with every element of the other), but both
+    arguments may be NumPy or CuPy arrays, Variables or scalars, and the message
+    reports the worst element and its position.
     """
     x_np = _to_numpy(x)
     y_np = _to_numpy(y)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import unittest
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -13,7 +12,11 @@ from typing import Any
 from chainer import backend, configuration
 from chainer.testing import _bundle
 
+# The keys of a configuration and their CPU defaults, in the order in which 7.8.1
+# names them in generated test names (get_func_str) and in repr.
 _DEFAULTS: dict[str, Any] = {
+    "use_chainerx": False,
+    "chainerx_device": None,
     "use_cuda": False,
     "cuda_device": None,
     "use_cudnn": "never",
@@ -21,9 +24,11 @@ _DEFAULTS: dict[str, Any] = {
     "autotune": False,
     "cudnn_fast_batch_normalization": False,
     "use_ideep": "never",
-    "use_chainerx": False,
-    "chainerx_device": None,
 }
+
+
+def _name_of(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class BackendConfig:
@@ -81,12 +86,11 @@ class BackendConfig:
         return self.device.send(np_array)
 
     def get_func_str(self) -> str:
-        """A short identifier used in generated test names."""
-        parts = []
-        for key, value in self._params.items():
-            if value != _DEFAULTS[key] and not (key == "cuda_device" and not self.use_cuda):
-                parts.append(re.sub(r"\W", "_", f"{key}_{value}"))
-        return "__".join(parts) if parts else "numpy"
+        """The configuration as it appears in generated test names: every key and its
+        value, booleans in lower case (``use_chainerx_false__chainerx_device_None__
+        use_cuda_true__cuda_device_0__...__use_ideep_never``), as in 7.8.1, so that
+        ``-k use_cuda_true`` selects the GPU tests."""
+        return "__".join(f"{key}_{_name_of(self._params[key])}" for key in _DEFAULTS)
 
     def get_pytest_marks(self) -> list[Any]:
         import pytest
@@ -122,7 +126,8 @@ class BackendConfig:
         self._contexts.pop().__exit__(*exc)
 
     def __repr__(self) -> str:
-        return f"<BackendConfig {self.get_func_str()}>"
+        items = " ".join(f"{key}={self._params[key]!r}" for key in _DEFAULTS)
+        return f"<BackendConfig {items}>"
 
 
 def _wrap_with_config(impl: Callable[..., Any], config: BackendConfig) -> Callable[..., Any]:
@@ -164,7 +169,9 @@ def _test_case_generator(
             )
 
 
-def inject_backend_tests(method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]) -> Callable[[Any], Any]:
+def inject_backend_tests(
+    method_names: Sequence[str] | None, params: Sequence[Mapping[str, Any]]
+) -> Callable[[Any], Any]:
     """Class decorator: run test methods once per backend configuration.
 
     Every method named in ``method_names`` (every ``test*`` method if ``None``) takes a

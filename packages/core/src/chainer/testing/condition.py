@@ -8,6 +8,7 @@ a run that skips (``self.skipTest``, ``pytest.skip``) skips the whole test at on
 from __future__ import annotations
 
 import functools
+import sys
 import traceback
 import unittest
 from collections.abc import Callable
@@ -22,26 +23,28 @@ class QuietTestRunner:
 
     def run(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
         """Call ``f``; True if it returned, False (with the traceback kept) if it raised.
-        A skip propagates, as :class:`unittest.SkipTest`."""
+        A skip (:class:`unittest.SkipTest`, or pytest's, turned into one) propagates
+        and skips the whole test."""
         try:
             f(*args, **kwargs)
         except unittest.SkipTest:
             raise
-        except Exception as exc:  # noqa: BLE001 - every error is a failed run
-            if _is_pytest_skip(exc):
-                raise unittest.SkipTest(str(exc)) from exc
+        except Exception as exc:
             self.failures.append("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
             return False
         except BaseException as exc:
-            # pytest.skip raises an exception outside the Exception hierarchy.
             if _is_pytest_skip(exc):
+                # As unittest's: a caller catching unittest.SkipTest sees every skip.
                 raise unittest.SkipTest(str(exc)) from exc
             raise
         return True
 
 
 def _is_pytest_skip(exc: BaseException) -> bool:
-    return any(cls.__name__ == "Skipped" and cls.__module__.startswith("_pytest") for cls in type(exc).__mro__)
+    # pytest's Skipped is no Exception, and its class claims the builtins module:
+    # compare with the class itself where pytest is loaded.
+    outcomes = sys.modules.get("_pytest.outcomes")
+    return outcomes is not None and isinstance(exc, outcomes.Skipped)
 
 
 def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

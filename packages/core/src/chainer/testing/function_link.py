@@ -32,49 +32,31 @@ is not arrays, ``create_link`` returning something that is not a link) raises
 
 from __future__ import annotations
 
-import contextlib
-import numbers
 import unittest
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy
 
-from chainer import backend, gradient_check, initializer, initializers, variable
+from chainer import backend, gradient_check, initializers, variable
 from chainer import link as link_module
 from chainer.testing import array as array_module
+
+# The checks live in their own module (this one is long enough); their names are
+# imported here, where 7.8.1 defined them.
+from chainer.testing._harness_checks import (
+    _as_variables,
+    _check_array_types,
+    _check_arrays_equal,
+    _check_generated_initializer,
+    _check_variable_types,
+    _drop_outputs_without_grad,
+    _TestError,
+)
 
 # dodge_nondifferentiable draws new inputs until a differentiable point is found; a
 # function that is non-differentiable everywhere must still end the test.
 _MAX_DODGE_TRIES = 100
-
-
-class _TestError(AssertionError):
-    """A check of a test harness failed; subclasses name the harness."""
-
-    @classmethod
-    def check(cls, condition: bool, message: str) -> None:
-        """Raise this error with ``message`` unless ``condition`` holds."""
-        if not condition:
-            raise cls(message)
-
-    @classmethod
-    def fail(cls, message: str, exc: BaseException | None = None) -> NoReturn:
-        """Raise this error with ``message`` (and the failure ``exc`` that caused it)."""
-        if exc is None:
-            raise cls(message)
-        raise cls(f"{message}\n\n{type(exc).__name__}: {exc}") from exc
-
-    @classmethod
-    @contextlib.contextmanager
-    def raise_if_fail(cls, message: str, error_types: Any = AssertionError) -> Iterator[None]:
-        """Turn an ``error_types`` raised in the block into this error, with ``message``."""
-        try:
-            yield
-        except cls:
-            raise
-        except error_types as exc:
-            cls.fail(message, exc)
 
 
 class FunctionTestError(_TestError):
@@ -83,81 +65,6 @@ class FunctionTestError(_TestError):
 
 class LinkTestError(_TestError):
     """A check of :class:`LinkTestCase` or :class:`LinkInitializersTestCase` failed."""
-
-
-# -- checks of what the test's methods return ---------------------------------------------
-
-
-def _array_props(arrays: Sequence[Any]) -> str:
-    return ", ".join("None" if a is None else f"{a.dtype} {tuple(a.shape)}" for a in arrays)
-
-
-def _check_array_types(arrays: Any, device: backend.Device, func_name: str) -> tuple[Any, ...]:
-    """``arrays``, what ``func_name()`` returned, as a tuple; it must hold arrays of
-    ``device`` (or ``None``)."""
-    if isinstance(arrays, list):
-        arrays = tuple(arrays)
-    if not isinstance(arrays, tuple):
-        raise TypeError(f"{func_name}() must return a tuple of arrays, got {type(arrays).__name__}")
-    for i, a in enumerate(arrays):
-        if a is not None and not device.is_array_supported(a):
-            raise TypeError(
-                f"{func_name}() must return a tuple of arrays of {device} (or None); item {i} is a "
-                f"{type(a).__module__}.{type(a).__name__}"
-            )
-    return arrays
-
-
-def _check_variable_types(
-    vars: Any, device: backend.Device, func_name: str, test_error_cls: type[_TestError]
-) -> tuple[variable.Variable, ...]:
-    """``vars``, what ``func_name()`` returned, as a tuple; it must hold Variables whose
-    arrays are on ``device``."""
-    if isinstance(vars, list):
-        vars = tuple(vars)
-    test_error_cls.check(
-        isinstance(vars, tuple), f"{func_name}() must return a tuple of Variables, got {type(vars).__name__}"
-    )
-    for i, v in enumerate(vars):
-        test_error_cls.check(
-            isinstance(v, variable.Variable), f"{func_name}() must return Variables; item {i} is a {type(v).__name__}"
-        )
-        test_error_cls.check(
-            v.array is None or device.is_array_supported(v.array),
-            f"{func_name}() must return Variables on {device}; item {i} holds a "
-            f"{type(v.array).__module__}.{type(v.array).__name__}",
-        )
-    return vars
-
-
-def _check_arrays_equal(
-    actual_arrays: Sequence[Any], expected_arrays: Sequence[Any], test_error_cls: type[_TestError], **opts: Any
-) -> None:
-    """The arrays must agree in number, shapes, dtypes and values (``opts`` go to
-    :func:`~chainer.testing.assert_allclose`)."""
-    props = f"\nexpected: ({_array_props(expected_arrays)})\nactual:   ({_array_props(actual_arrays)})"
-    test_error_cls.check(
-        len(actual_arrays) == len(expected_arrays),
-        f"the number of outputs ({len(actual_arrays)}) differs from the number expected ({len(expected_arrays)})"
-        + props,
-    )
-    for i, (actual, expected) in enumerate(zip(actual_arrays, expected_arrays)):
-        test_error_cls.check(
-            actual.shape == expected.shape and actual.dtype == expected.dtype,
-            f"output {i} differs from the expected one in shape or dtype" + props,
-        )
-    mismatched = []
-    for i, (actual, expected) in enumerate(zip(actual_arrays, expected_arrays)):
-        try:
-            array_module.assert_allclose(actual, expected, **opts)
-        except AssertionError as exc:
-            mismatched.append(f"output {i}:\n{exc}")
-    if mismatched:
-        test_error_cls.fail("outputs differ from the expected values" + props + "\n\n" + "\n\n".join(mismatched))
-
-
-def _as_variables(arrays: Sequence[Any]) -> tuple[variable.Variable, ...]:
-    return tuple(variable.Variable(a, requires_grad=a.dtype.kind == "f") for a in arrays)
 
 
 # -- the harnesses ---------------------------------------------------------------------------
@@ -287,25 +194,6 @@ class FunctionTestBase(_HarnessBase):
         return merged
 
 
-def _drop_outputs_without_grad(
-    forward: Callable[..., tuple[Any, ...]], grad_outputs: tuple[Any, ...]
-) -> tuple[Callable[..., tuple[Any, ...]], tuple[Any, ...]]:
-    """``forward`` reduced to the outputs that have a gradient, and those gradients: an
-    output whose gradient is ``None`` takes no part in the check, and the backward of
-    the function sees ``None`` as its output gradient."""
-    keep = [gy is not None for gy in grad_outputs]
-
-    def reduced(*xs: Any) -> tuple[Any, ...]:
-        ys = forward(*xs)
-        if len(ys) != len(keep):
-            raise ValueError(
-                f"generate_grad_outputs() gave {len(keep)} gradients for the {len(ys)} outputs of forward()"
-            )
-        return tuple(y for y, k in zip(ys, keep) if k)
-
-    return reduced, tuple(gy for gy in grad_outputs if gy is not None)
-
-
 class FunctionTestCase(FunctionTestBase):
     """A base class for function test cases.
 
@@ -375,31 +263,51 @@ class FunctionTestCase(FunctionTestBase):
         outputs = self.forward(inputs, backend_config.device)
         return _check_variable_types(outputs, backend_config.device, "forward", FunctionTestError)
 
+    def _expected(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+
     def test_forward(self, backend_config: Any) -> None:
         """The outputs of :meth:`forward` agree with :meth:`forward_expected`."""
         self._begin("test_forward", backend_config, "skip_forward_test")
         inputs = self._generate_inputs()
-        expected = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
+        expected = self._expected(inputs)
         outputs = self._forward(_as_variables(self._to_device(inputs, backend_config)), backend_config)
         self._run_forward_check(outputs, expected)
+
+    def _gradient_check_arguments(
+        self, backend_config: Any, double: bool
+    ) -> tuple[Callable[..., Any], tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None:
+        """What a (double) gradient check of fresh inputs takes: the forward reduced to
+        the outputs that have a gradient, then the inputs, the output gradients and, for
+        a double check, the input gradients' gradients, all on the tested device;
+        ``None`` if no output has a gradient."""
+        inputs = self._generate_inputs()
+        grad_outputs = self._generate_grad_outputs(self._expected(inputs))
+        grad_grad_inputs: tuple[Any, ...] = ()
+        if double:
+            grad_grad_inputs = _check_array_types(
+                self.generate_grad_grad_inputs(inputs), backend.CpuDevice(), "generate_grad_grad_inputs"
+            )
+        f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
+        if not grad_outputs:
+            return None
+        return (
+            f,
+            self._to_device(inputs, backend_config),
+            self._to_device(grad_outputs, backend_config),
+            self._to_device(grad_grad_inputs, backend_config),
+        )
 
     def test_backward(self, backend_config: Any) -> None:
         """The backward of the function agrees with numerical gradients."""
         self._begin("test_backward", backend_config, "skip_backward_test")
 
         def check() -> None:
-            inputs = self._generate_inputs()
-            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
-            grad_outputs = self._generate_grad_outputs(template)
-            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
-            if not grad_outputs:
-                return
-            gradient_check.check_backward(
-                f,
-                self._to_device(inputs, backend_config),
-                self._to_device(grad_outputs, backend_config),
-                **self._gradient_options(self.check_backward_options),
-            )
+            arguments = self._gradient_check_arguments(backend_config, double=False)
+            if arguments is not None:
+                f, inputs, grad_outputs, _ = arguments
+                options = self._gradient_options(self.check_backward_options)
+                gradient_check.check_backward(f, inputs, grad_outputs, **options)
 
         self._run_gradient_check(check, "backward")
 
@@ -408,22 +316,10 @@ class FunctionTestCase(FunctionTestBase):
         self._begin("test_double_backward", backend_config, "skip_double_backward_test")
 
         def check() -> None:
-            inputs = self._generate_inputs()
-            template = self._expected_outputs(lambda: self.forward_expected(tuple(x.copy() for x in inputs)))
-            grad_outputs = self._generate_grad_outputs(template)
-            grad_grad_inputs = _check_array_types(
-                self.generate_grad_grad_inputs(inputs), backend.CpuDevice(), "generate_grad_grad_inputs"
-            )
-            f, grad_outputs = _drop_outputs_without_grad(lambda *xs: self._forward(xs, backend_config), grad_outputs)
-            if not grad_outputs:
-                return
-            gradient_check.check_double_backward(
-                f,
-                self._to_device(inputs, backend_config),
-                self._to_device(grad_outputs, backend_config),
-                self._to_device(grad_grad_inputs, backend_config),
-                **self._gradient_options(self.check_double_backward_options),
-            )
+            arguments = self._gradient_check_arguments(backend_config, double=True)
+            if arguments is not None:
+                options = self._gradient_options(self.check_double_backward_options)
+                gradient_check.check_double_backward(*arguments, **options)
 
         self._run_gradient_check(check, "double backward")
 
@@ -451,23 +347,6 @@ class InitializerArgument:
 
     def __repr__(self) -> str:
         return f"InitializerArgument({self.argument_value!r}, {self.expected_initializer!r})"
-
-
-def _check_generated_initializer(init: Any) -> None:
-    """An initializer a test gives a link must be an initializer, a callable, a scalar,
-    an array or ``None`` (what links accept); a Variable (or Parameter) is refused."""
-    if isinstance(init, variable.Variable):
-        raise TypeError(
-            f"an initializer must be an array, a scalar, an Initializer or None, not a {type(init).__name__}"
-        )
-    ok = (
-        init is None
-        or isinstance(init, (numbers.Number, numpy.generic, numpy.ndarray, initializer.Initializer))
-        or backend._entry_for_array_type(type(init)) is not None
-        or callable(init)
-    )
-    if not ok:
-        raise TypeError(f"an initializer must be an array, a scalar, an Initializer or None, got {type(init).__name__}")
 
 
 def _get_initializer_argument_value(init: Any) -> Any:
@@ -498,6 +377,11 @@ class _LinkTestBase:
     #: Names of the link's parameters that the tests look at.
     param_names: Sequence[str] = ()
 
+    def generate_params(self) -> tuple[Any, ...]:
+        """The initializers passed to :meth:`create_link`: arrays, scalars or
+        :class:`~chainer.Initializer` s, one per name of ``param_names``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
+
     def create_link(self, initializers: tuple[Any, ...]) -> link_module.Link:
         """The link to test, made on the CPU with ``initializers`` (one per name of
         ``param_names``)."""
@@ -510,13 +394,17 @@ class _LinkTestBase:
         output Variables. The default returns ``(link(*inputs),)``."""
         return (link(*inputs),)
 
-    def _create_link(self, initializers: Any) -> link_module.Link:
-        if isinstance(initializers, list):
-            initializers = tuple(initializers)
-        if not isinstance(initializers, tuple):
-            raise TypeError(f"the initializers of a link must be a tuple, got {type(initializers).__name__}")
-        for init in initializers:
+    def _generate_params(self) -> tuple[Any, ...]:
+        params = self.generate_params()
+        if isinstance(params, list):
+            params = tuple(params)
+        if not isinstance(params, tuple):
+            raise TypeError(f"generate_params() must return a tuple, got {type(params).__name__}")
+        for init in params:
             _check_generated_initializer(init)
+        return params
+
+    def _create_link(self, initializers: tuple[Any, ...]) -> link_module.Link:
         made = self.create_link(initializers)
         if not isinstance(made, link_module.Link):
             raise TypeError(f"create_link() must return a chainer.Link, got {type(made).__name__}")
@@ -550,28 +438,27 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
 
     Example:
         >>> from chainer import testing
+        >>> class Scale(chainer.Link):
+        ...     def __init__(self, w):
+        ...         super().__init__()
+        ...         with self.init_scope():
+        ...             self.W = chainer.Parameter(w)
+        ...     def forward(self, x):
+        ...         return x * self.W
         >>> @testing.inject_backend_tests(None, [{}])
-        ... class TestLinear(testing.LinkTestCase):
-        ...     param_names = ('W', 'b')
+        ... class TestScale(testing.LinkTestCase):
+        ...     param_names = ('W',)
         ...     def generate_params(self):
-        ...         return (np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
-        ...                 np.random.uniform(-1, 1, 2).astype(np.float32))
+        ...         return np.random.uniform(-1, 1, 3).astype(np.float32),
         ...     def create_link(self, initializers):
-        ...         W, b = initializers
-        ...         return chainer.links.Linear(3, 2, initialW=W, initial_bias=b)
+        ...         return Scale(initializers[0])
         ...     def generate_inputs(self):
-        ...         return np.random.uniform(-1, 1, (4, 3)).astype(np.float32),
+        ...         return np.random.uniform(-1, 1, (2, 3)).astype(np.float32),
         ...     def forward_expected(self, link, inputs):
-        ...         x, = inputs
-        ...         return x.dot(link.W.array.T) + link.b.array,
+        ...         return inputs[0] * link.W.array,
     """
 
     _test_error_cls = LinkTestError
-
-    def generate_params(self) -> tuple[Any, ...]:
-        """The initializers passed to :meth:`create_link`: arrays, scalars or
-        :class:`~chainer.Initializer` s, one per name of ``param_names``."""
-        raise NotImplementedError(f"{type(self).__name__} must implement generate_params()")
 
     def forward_expected(self, link: link_module.Link, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """The expected outputs (a tuple of NumPy arrays) of ``link`` (on the CPU, after
@@ -580,7 +467,7 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
         raise NotImplementedError(f"{type(self).__name__} must implement forward_expected()")
 
     def _link_on_device(self, backend_config: Any) -> link_module.Link:
-        made = self._create_link(self.generate_params())
+        made = self._create_link(self._generate_params())
         made.to_device(backend_config.device)
         return made
 
@@ -629,12 +516,13 @@ class LinkTestCase(_LinkTestBase, FunctionTestBase):
 class LinkInitializersTestCase(_LinkTestBase, _HarnessBase):
     """A base class for link parameter initializer test cases.
 
-    A subclass implements :meth:`get_initializers`, :meth:`create_link` and
-    :meth:`generate_inputs` (and :meth:`forward` when the link is not called as
-    ``link(*inputs)``), names the parameters in ``param_names``, and is decorated with
-    :func:`~chainer.testing.inject_backend_tests`. ``test_initializers`` then makes the
-    link once per initializer of each parameter (the other parameters get the first
-    initializer of theirs), sends it to the tested device, runs a forward (which
+    A subclass implements :meth:`get_initializers`, :meth:`generate_params`,
+    :meth:`create_link` and :meth:`generate_inputs` (and :meth:`forward` when the link
+    is not called as ``link(*inputs)``), names the parameters in ``param_names``, and
+    is decorated with :func:`~chainer.testing.inject_backend_tests`.
+    ``test_initializers`` then makes the link once per initializer of each parameter
+    (the other parameters get what :meth:`generate_params` gives), sends it to the
+    tested device, runs a forward (which
     initialises lazy parameters) and checks that the parameter holds the values its
     initializer gives: a scalar everywhere, a copy of an array, what an
     :class:`~chainer.Initializer` fills, or what the ``expected_initializer`` of an
@@ -681,8 +569,14 @@ class LinkInitializersTestCase(_LinkTestBase, _HarnessBase):
         self._begin("test_initializers", backend_config)
         lists = self._initializer_lists()
         for i, name in enumerate(self.param_names):
+            # The other parameters take what generate_params gives.
+            arguments = list(self._generate_params())
+            if len(arguments) != len(self.param_names):
+                raise TypeError(
+                    f"generate_params() gave {len(arguments)} initializers for the {len(self.param_names)} names "
+                    f"of param_names"
+                )
             for init in lists[i]:
-                arguments = [_get_initializer_argument_value(inits[0]) for inits in lists]
                 arguments[i] = _get_initializer_argument_value(init)
                 made = self._create_link(tuple(arguments))
                 made.to_device(backend_config.device)

@@ -6,6 +6,7 @@ import contextlib
 import importlib
 import importlib.metadata
 import re
+import unittest
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -66,31 +67,24 @@ def _requirement_met(requirement: str) -> bool:
     return True
 
 
+def _skip_if(condition: bool, reason: str) -> Callable[[Any], Any]:
+    """``unittest.skipIf`` for a function, a class or the classes of a bundle: it
+    skips under pytest and under unittest's own runner alike."""
+    skip = unittest.skipIf(condition, reason)
+    return lambda target: _bundle.map_classes(target, skip)
+
+
 def with_requires(*requirements: str) -> Callable[[Any], Any]:
     """Skip a test (function or class) unless every requirement (``'scipy>=1.5'``) is installed."""
-
-    def decorator(target: Any) -> Any:
-        import pytest
-
-        missing = [r for r in requirements if not _requirement_met(r)]
-        mark = pytest.mark.skipif(bool(missing), reason=f"requires {', '.join(missing)}")
-        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
-
-    return decorator
+    missing = [r for r in requirements if not _requirement_met(r)]
+    return _skip_if(bool(missing), f"requires: {', '.join(missing)}")
 
 
 def without_requires(*requirements: str) -> Callable[[Any], Any]:
     """Skip a test (function or class) when every requirement is installed: for tests
     of what happens without an optional dependency (``@without_requires('scipy')``)."""
-
-    def decorator(target: Any) -> Any:
-        import pytest
-
-        met = all(_requirement_met(r) for r in requirements)
-        mark = pytest.mark.skipif(met, reason=f"runs only without {', '.join(requirements)}")
-        return _bundle.map_classes(target, mark) if isinstance(target, _bundle._ParameterizedTestCaseBundle) else mark(target)
-
-    return decorator
+    met = all(_requirement_met(r) for r in requirements)
+    return _skip_if(met, f"runs only without: {', '.join(requirements)}")
 
 
 def _check_mock_available() -> None:
@@ -112,7 +106,9 @@ def _import_object_from_name(fullname: str) -> Any:
             for attribute in parts[cut:]:
                 obj = getattr(obj, attribute)
         except AttributeError:
-            raise AttributeError(f"testing.patch: {module_name} has no attribute path {'.'.join(parts[cut:])!r}") from None
+            raise AttributeError(
+                f"testing.patch: {module_name} has no attribute path {'.'.join(parts[cut:])!r}"
+            ) from None
         return obj
     raise ImportError(f"testing.patch: no module of {fullname!r} can be imported")
 

@@ -13,29 +13,27 @@ _MAX_NAME_PART = 100
 
 
 def _param_to_str(obj: Any) -> str:
-    """A short readable form of a parameter value for class names."""
-    if isinstance(obj, type):
-        return obj.__name__
-    if hasattr(obj, "dtype") and hasattr(obj, "shape") and not isinstance(obj, type):
-        return f"array{tuple(obj.shape)}"
-    if callable(obj) and hasattr(obj, "__name__"):
-        return str(obj.__name__)
-    return repr(obj)
+    """A short readable form of a parameter value for class names: the name of what
+    has one (a class, function or method), the repr of anything else (as 7.8.1 names
+    its test classes)."""
+    name = getattr(obj, "__name__", None)
+    return name if isinstance(name, str) else repr(obj)
 
 
 def _shorten(s: str, maxlen: int) -> str:
-    """``s`` cut to ``maxlen`` characters, keeping its start and its end."""
+    """``s`` cut to ``maxlen`` characters, keeping its start and its end around ``...``."""
     if len(s) <= maxlen:
         return s
-    ellipsis = ".."
+    ellipsis = "..."
     head = (maxlen - len(ellipsis)) // 2
     tail = maxlen - len(ellipsis) - head
     return s[:head] + ellipsis + (s[-tail:] if tail else "")
 
 
 def _make_class_name(base_class_name: str, i_param: int, param: Mapping[str, Any]) -> str:
-    summary = ", ".join(f"{k}={_param_to_str(v)}" for k, v in sorted(param.items()))
-    return f"{base_class_name}_param_{i_param}_{{{_shorten(summary, _MAX_NAME_PART)}}}"
+    # Each value is shortened by itself, so that every parameter shows in the name.
+    summary = ", ".join(f"{k}={_shorten(_param_to_str(v), _MAX_NAME_PART)}" for k, v in sorted(param.items()))
+    return f"{base_class_name}_param_{i_param}_{{{summary}}}"
 
 
 def _as_member(value: Any) -> Any:
@@ -51,8 +49,7 @@ def _parameterize_test_case(base: type, i: int, param: Mapping[str, Any]) -> tup
     members = {key: _as_member(value) for key, value in param.items()}
 
     def __str__(self: Any) -> str:
-        method = getattr(self, "_testMethodName", "?")
-        return f"{method} ({type(self).__module__}.{name}) parameter: {dict(param)}"
+        return f"{base.__str__(self)}  parameter: {dict(param)}"
 
     members["__str__"] = __str__
     return name, members, None
@@ -123,13 +120,15 @@ def parameterize_pytest(names: str | Sequence[str], values: Iterable[Any]) -> Ca
 def product(parameter: Mapping[str, Iterable[Any]] | Sequence[Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
     """Cartesian product of parameter values.
 
-    ``product({'a': [1, 2], 'b': [3]})`` gives ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``.
+    ``product({'a': [1, 2], 'b': [3]})`` gives ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``;
+    the keys are taken in sorted order, the first varying slowest.
     A key naming several parameters (``'shape,axis'``) takes tuples of their values.
     A list of lists of dicts gives :func:`product_dict` of them.
     """
     if isinstance(parameter, Mapping):
         choices = []
-        for key, values in parameter.items():
+        # Keys in sorted order, the first varying slowest, as 7.8.1 numbers its cases.
+        for key, values in sorted(parameter.items()):
             if "," in key:
                 choices.append(_values_to_dicts(key, values))
             else:

@@ -5,11 +5,42 @@ It needs the chainer-training distribution (imported when the function is called
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 from unittest import mock
 
 
-def _mock_updater(iter_per_epoch: int) -> mock.Mock:
+def _import_error() -> ImportError | None:
+    try:
+        import chainer.training  # noqa: F401
+    except ImportError as exc:
+        return exc
+    return None
+
+
+def is_available() -> bool:
+    """Whether chainer.training (the chainer-training distribution), which
+    :func:`get_trainer_with_mock_updater` needs, can be imported."""
+    return _import_error() is None
+
+
+def get_error() -> ImportError | None:
+    """The error importing chainer.training raised, or ``None``."""
+    return _import_error()
+
+
+def check_available() -> None:
+    """Raise a RuntimeError that says how to install chainer.training unless it can be
+    imported."""
+    error = _import_error()
+    if error is not None:
+        raise RuntimeError(
+            "chainer.testing.get_trainer_with_mock_updater needs chainer.training, which could not be imported "
+            f"(install the chainer-training distribution): {error}"
+        )
+
+
+def _mock_updater(iter_per_epoch: float) -> mock.Mock:
     """A :class:`unittest.mock.Mock` updater whose counters move as a real updater's do.
 
     Being a mock, it answers any method a test or an extension calls
@@ -29,7 +60,9 @@ def _mock_updater(iter_per_epoch: int) -> mock.Mock:
         updater.epoch = iteration // iter_per_epoch
         updater.epoch_detail = iteration / iter_per_epoch
         updater.previous_epoch_detail = None if iteration == 0 else (iteration - 1) / iter_per_epoch
-        updater.is_new_epoch = iteration > 0 and iteration % iter_per_epoch == 0
+        # An epoch may be shorter than one iteration (iter_per_epoch=0.5): a new epoch
+        # starts in every iteration whose epoch count differs from the previous one's.
+        updater.is_new_epoch = iteration > 0 and (iteration - 1) // iter_per_epoch != iteration // iter_per_epoch
 
     def update() -> None:
         updater.update_core()
@@ -45,7 +78,7 @@ def _mock_updater(iter_per_epoch: int) -> mock.Mock:
 
 
 def get_trainer_with_mock_updater(
-    stop_trigger: Any = (10, "iteration"), iter_per_epoch: int = 10, extensions: Any = None
+    stop_trigger: Any = (10, "iteration"), iter_per_epoch: float = 10, extensions: Any = None
 ) -> Any:
     """Returns a :class:`~chainer.training.Trainer` object with mock updater.
 
@@ -60,7 +93,8 @@ def get_trainer_with_mock_updater(
 
     Args:
         stop_trigger: The stop trigger of the trainer.
-        iter_per_epoch: Iterations per epoch.
+        iter_per_epoch: Iterations per epoch, a positive number (``2.5`` or ``0.5``
+            make epochs that end within an iteration).
         extensions: Extensions to add.
 
     Example:
@@ -72,11 +106,11 @@ def get_trainer_with_mock_updater(
     """
     from chainer import training
 
-    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, int) or iter_per_epoch < 1:
+    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, numbers.Real) or not iter_per_epoch > 0:
         raise ValueError(
-            f"get_trainer_with_mock_updater: iter_per_epoch must be a positive int, got {iter_per_epoch!r}"
+            f"get_trainer_with_mock_updater: iter_per_epoch must be a positive number, got {iter_per_epoch!r}"
         )
     return training.Trainer(_mock_updater(iter_per_epoch), stop_trigger, extensions=extensions)
 
 
-__all__ = ["get_trainer_with_mock_updater"]
+__all__ = ["check_available", "get_error", "get_trainer_with_mock_updater", "is_available"]

@@ -43,6 +43,17 @@ def _accepts_dtype(func: Callable[..., Any]) -> bool:
     return any(p.name == "dtype" or p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
 
 
+def is_available() -> bool:
+    """Whether :func:`unary_math_function_unittest` can be used here: always, since
+    what it needs (NumPy and chainer.functions) is part of chainer-core."""
+    return True
+
+
+def check_available() -> None:
+    """Raise if :func:`unary_math_function_unittest` cannot be used; it always can
+    (see :func:`is_available`)."""
+
+
 def unary_math_function_unittest(
     func: Callable[..., Any],
     func_expected: Callable[..., Any] | None = None,
@@ -57,8 +68,9 @@ def unary_math_function_unittest(
 
     Applied to a :class:`unittest.TestCase` subclass, it makes one test class per
     shape (``(3, 2)`` and ``()``) and dtype (float16, float32, float64) with the tests
-    ``test_forward_cpu``, ``test_backward_cpu``, ``test_double_backward_cpu`` and
-    ``test_label`` (and ``*_gpu`` variants, skipped without a GPU).
+    ``test_forward_cpu`` (which also checks the label of the node ``func`` applies),
+    ``test_backward_cpu`` and ``test_double_backward_cpu`` (and ``*_gpu`` variants,
+    skipped without a GPU).
 
     Args:
         func: The function under test, e.g. ``F.sin``.
@@ -71,10 +83,13 @@ def unary_math_function_unittest(
             input gradient (random in ``[-1, 1)`` by default).
         is_linear: Test double backprop through ``func(x) ** 2`` rather than ``func``
             (kept for compatibility; linear functions pass the default test too).
-        forward_options: ``atol``/``rtol`` of the forward comparison.
-        backward_options: Options of :func:`~chainer.gradient_check.check_backward`.
+        forward_options: ``atol``/``rtol`` of the forward comparison; they update the
+            tolerances preset for each dtype.
+        backward_options: Options of :func:`~chainer.gradient_check.check_backward`,
+            updating the preset ones.
         double_backward_options: Options of
-            :func:`~chainer.gradient_check.check_double_backward`.
+            :func:`~chainer.gradient_check.check_double_backward`, updating the preset
+            ones.
 
     Example:
         >>> import unittest
@@ -121,13 +136,20 @@ def unary_math_function_unittest(
             else:
                 raise ValueError(f"make_data must return (x, gy) or (x, gy, ggx), got {len(data)} values")
             self.x, self.gy, self.ggx = x, gy, ggx
-            self.forward_options = forward_options or _default_options("forward", self.dtype)
-            self.backward_options = backward_options or _default_options("backward", self.dtype)
-            self.double_backward_options = double_backward_options or _default_options("backward", self.dtype)
+            # The options given update the preset ones of the dtype (a test that only
+            # sets ``eps`` keeps the tolerances of its dtype).
+            self.forward_options = {**_default_options("forward", self.dtype), **(forward_options or {})}
+            self.backward_options = {**_default_options("backward", self.dtype), **(backward_options or {})}
+            self.double_backward_options = {
+                **_default_options("backward", self.dtype),
+                **(double_backward_options or {}),
+            }
 
         def check_forward(self: Any, x: Any) -> None:
             y = func(variable.Variable(x))
             assert y.dtype == self.x.dtype, f"output dtype {y.dtype}, input dtype {self.x.dtype}"
+            assert y.creator is not None, f"{label_expected}: the output has no creator"
+            assert y.creator.label == label_expected, f"label {y.creator.label!r}, expected {label_expected!r}"
             x_cpu = numpy.asarray(backend.cpu().send(x))
             expected = reference(x_cpu, dtype=x_cpu.dtype) if pass_dtype else reference(x_cpu)
             expected = numpy.asarray(expected).astype(self.x.dtype)
@@ -169,11 +191,6 @@ def unary_math_function_unittest(
         def test_double_backward_gpu(self: Any) -> None:
             self.check_double_backward(*self._to_gpu(self.x, self.gy, self.ggx))
 
-        def test_label(self: Any) -> None:
-            y = func(variable.Variable(self.x))
-            assert y.creator is not None, f"{label_expected}: the output has no creator"
-            assert y.creator.label == label_expected, f"label {y.creator.label!r}, expected {label_expected!r}"
-
         members = {
             "setUp": setUp,
             "check_forward": check_forward,
@@ -186,7 +203,6 @@ def unary_math_function_unittest(
             "test_backward_gpu": test_backward_gpu,
             "test_double_backward_cpu": test_double_backward_cpu,
             "test_double_backward_gpu": test_double_backward_gpu,
-            "test_label": test_label,
         }
         for key, value in members.items():
             if key not in klass.__dict__:  # methods the test class defines win
@@ -196,4 +212,4 @@ def unary_math_function_unittest(
     return decorator
 
 
-__all__ = ["unary_math_function_unittest"]
+__all__ = ["check_available", "is_available", "unary_math_function_unittest"]
