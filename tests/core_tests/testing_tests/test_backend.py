@@ -63,7 +63,7 @@ def test_each_configuration_gets_its_class_and_unavailable_ones_skip(scratch, ru
     assert "chainerx" in marks
 
 
-def test_only_the_named_methods_take_a_configuration(scratch, run):
+def test_only_the_named_methods_are_run_each_with_a_configuration(scratch, run):
     class Case(unittest.TestCase):
         def test_with(self, backend_config):
             assert backend_config.xp is np
@@ -72,7 +72,9 @@ def test_only_the_named_methods_take_a_configuration(scratch, run):
             pass
 
     (klass,) = scratch.expand(testing.inject_backend_tests(["test_with"], [{}]), Case).values()
-    assert run(klass, "test_with").wasSuccessful() and run(klass, "test_without").wasSuccessful()
+    assert run(klass, "test_with").wasSuccessful()
+    # As in Chainer 7.8.1, naming the methods leaves the class's other tests out.
+    assert unittest.defaultTestLoader.getTestCaseNames(klass) == ["test_with"]
     with pytest.raises(ValueError, match="no method 'test_missing'"):
         scratch.expand(testing.inject_backend_tests(["test_missing"], [{}]), type("Other", (unittest.TestCase,), {}))
 

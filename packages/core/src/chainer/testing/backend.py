@@ -154,7 +154,12 @@ def _test_case_generator(
     for config in (BackendConfig(p) for p in params):
         members: dict[str, Any] = {}
         if method_names is not None:
-            # Only the named methods take a backend_config; the others stay as they are.
+            # The generated classes run the named methods only, each with the
+            # configuration: the other test methods of the class are not collected
+            # (Chainer 7.8.1's rule; its suites count their tests by it).
+            for name in dir(base):
+                if name.startswith("test") and name not in method_names and callable(getattr(base, name, None)):
+                    members[name] = None
             for name in method_names:
                 impl = getattr(base, name, None)
                 if impl is None:
@@ -175,7 +180,8 @@ def inject_backend_tests(
     """Class decorator: run test methods once per backend configuration.
 
     Every method named in ``method_names`` (every ``test*`` method if ``None``) takes a
-    :class:`BackendConfig` argument after ``self``. One test class is generated per
+    :class:`BackendConfig` argument after ``self``; where names are given, the class's
+    other test methods are not run. One test class is generated per
     configuration of ``params``; its methods receive that configuration, run inside it
     (``with backend_config:``) and carry the pytest markers of the backend (``gpu``,
     ``cudnn``, ``ideep``, ``chainerx``), so that a run can select or deselect them. A
