@@ -11,6 +11,7 @@ kind of resident only has to say what it owns.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import _backend, backend
@@ -19,6 +20,17 @@ from chainer.backends import _chainerx, cuda
 # The legacy per-class move methods. A subclass that overrides one of them (Chainer <= 5
 # style, e.g. to move extra arrays in ``to_gpu``) is moved through its override.
 _LEGACY_METHODS = ("to_cpu", "to_gpu", "to_intel64")
+# The methods that every move goes through: a subclass cannot replace them.
+_SEALED_METHODS = ("to_device", "to_chx", "from_chx")
+_LEGACY_TARGETS = {"to_cpu": "'@numpy'", "to_gpu": "'@cupy:N'", "to_intel64": "'@intel64'"}
+
+
+def _warn_legacy(method: str) -> None:
+    warnings.warn(
+        f"{method} is deprecated. Please use to_device({_LEGACY_TARGETS[method]}) instead.",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 class DeviceResidentsVisitor:
@@ -52,6 +64,31 @@ class DeviceResident:
 
     def __init__(self) -> None:
         self._device = backend.cpu()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for method in _SEALED_METHODS:
+            if method in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides DeviceResident.{method}, which cannot be overridden: "
+                    "override device_resident_accept() to show the visitor what the class owns"
+                )
+        for method in _LEGACY_METHODS:
+            if method in cls.__dict__:
+                warnings.warn(
+                    f"{cls.__name__} overrides DeviceResident.{method}, which is deprecated (as in Chainer 7): "
+                    "override device_resident_accept() instead",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+
+    @property
+    def _device_id(self) -> int | None:
+        """The CUDA device ID of :attr:`device`, or ``None`` off the GPU (the Chainer v5 attribute)."""
+        device = self._device
+        if isinstance(device, backend.GpuDevice):
+            return int(device.device.id)
+        return None
 
     @property
     def device(self) -> _backend.Device:
@@ -88,7 +125,11 @@ class DeviceResident:
         return self
 
     def to_cpu(self) -> DeviceResident:
-        """Move this object and everything it owns to the CPU, in place; returns ``self``."""
+        """Move this object and everything it owns to the CPU, in place; returns ``self``.
+
+        Deprecated as in Chainer 7: use ``to_device('@numpy')``.
+        """
+        _warn_legacy("to_cpu")
         self._move(backend.cpu(), ("to_cpu", ()))
         return self
 
@@ -101,7 +142,10 @@ class DeviceResident:
 
         Returns:
             ``self``.
+
+        Deprecated as in Chainer 7: use ``to_device('@cupy:N')``.
         """
+        _warn_legacy("to_gpu")
         if isinstance(device, backend.GpuDevice):
             dev = device
         else:
@@ -110,7 +154,11 @@ class DeviceResident:
         return self
 
     def to_intel64(self) -> DeviceResident:
-        """Move this object to the Intel64 (iDeep) backend, in place (needs ``ideep4py``)."""
+        """Move this object to the Intel64 (iDeep) backend, in place (needs ``ideep4py``).
+
+        Deprecated as in Chainer 7: use ``to_device('@intel64')``.
+        """
+        _warn_legacy("to_intel64")
         dev = backend.get_device("@intel64")
         self._move(dev, ("to_intel64", ()))
         return self
