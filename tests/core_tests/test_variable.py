@@ -393,3 +393,21 @@ def test_parameter_device_survives_initialization():
     initialized = chainer.Parameter(np.ones(2, np.float32))
     initialized.to_device(device)
     assert initialized.device == device
+
+
+def test_shallow_copies_of_a_parameter_share_its_array_slot():
+    # copy.copy of a parameter sees the arrays given to the original later, and the
+    # other way round (Chainer 7's Link.copy semantics); gradients stay separate.
+    original = chainer.Parameter(chainer.initializers.Constant(3.0))
+    clone = copy.copy(original)
+    original.initialize((3, 2))
+    assert clone.array is original.array
+    np.testing.assert_array_equal(clone.array, np.full((3, 2), 3.0))
+    clone.array = np.zeros((2,), np.float32)
+    assert original.array is clone.array
+    clone.grad = np.ones(2, np.float32)
+    original.cleargrad()
+    assert original.grad is None and clone.grad is not None
+    # A deep copy is independent.
+    other = copy.deepcopy(chainer.Parameter())
+    assert other.array is None

@@ -249,6 +249,14 @@ class Parameter(variable.Variable):
     def __reduce__(self) -> Any:
         return _rebuild_parameter, (self.__getstate__(),)
 
+    def __copy__(self) -> Parameter:
+        # A shallow copy shares the array slot, as in Chainer 7: an array given to either
+        # one later (initialize() of an uninitialized parameter, a new .array) is the
+        # other's too. Link.copy(mode='share') relies on the same group.
+        new = _rebuild_parameter(self.__getstate__())
+        self._share_array_with(new)
+        return new
+
     def __getstate__(self) -> dict[str, Any]:
         return {
             "array": self._array,
