@@ -123,6 +123,15 @@ def test_functions_of_constants_name_their_creator_with_the_rank_of_a_full_graph
         assert F.dropout(x, 0.5).creator is None
 
 
+def test_an_old_style_function_applied_twice_to_constants_gets_two_nodes():
+    f = OldMulAdd()
+    a = f(_rand(2), _rand(2), _rand(2))
+    b = f(_rand(2), _rand(2), _rand(2))
+    assert a.creator is f and b.creator is f
+    assert a.creator_node is not b.creator_node
+    assert a.creator_node.function is f
+
+
 def test_functions_of_constants_keep_no_inputs_alive():
     # The creator of such an output holds no edge to its inputs, so a chain of them
     # (inference without no_backprop_mode) does not keep earlier arrays alive.

@@ -325,7 +325,7 @@ def _needs_no_grad(var: variable.Variable) -> bool:
     # that requires a gradient, or it has no creator because none of the inputs of the
     # function that made it required one (no graph was recorded; 7.8.1 recorded it and
     # found nothing to do either).
-    node = var._node
+    node = var._node_if_any()
     creator = None if node is None else node.creator_node
     if creator is None:
         return not var.requires_grad
@@ -343,7 +343,7 @@ def backward_from_variable(
     var._grad_var = gv if retain_grad else None
     if loss_scale is not None:
         gv = gv * loss_scale
-    node = var._node
+    node = var._node_if_any()
     if node is None or node.creator_node is None:
         # A leaf: its gradient is the one backprop starts from.
         var._grad_var = gv
@@ -403,7 +403,7 @@ def backward(outputs: Sequence[variable.Variable], grad_outputs: Sequence[Any] |
         if g is None:
             skipped = True
             continue
-        node = y._node
+        node = y._node_if_any()
         if node is None or node.creator_node is None:
             y._grad_var = g if y._grad_var is None else y._grad_var + g
             continue

@@ -139,12 +139,15 @@ class Function:
     _input_indexes_to_retain: tuple[int, ...] | None = None
     _output_indexes_to_retain: tuple[int, ...] | None = None
     _output_data_for_backward: tuple[Any, ...] = ()
+    # Whether self._node has been applied (a node applied to constants records no outputs).
+    _node_applied = False
 
     def __call__(self, *inputs: Any) -> Any:
         node = self.node
         # An old-style function may be called again; each call gets a fresh node.
-        if node.outputs is not None:
+        if self._node_applied or node.outputs is not None:
             node = self._node = FunctionAdapter(self)
+        self._node_applied = True
         outputs = node.apply(inputs)
         return outputs[0] if len(outputs) == 1 else outputs
 

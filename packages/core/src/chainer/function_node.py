@@ -40,15 +40,13 @@ def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
     return var
 
 
-def _output_node(
-    var: variable.Variable, array: Any, creator: FunctionNode, rank: int, requires_grad: bool = True
-) -> variable.VariableNode:
+def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank: int) -> variable.VariableNode:
     node = _new(_VariableNode)
     node._variable = weakref.ref(var)
     node.creator_node = creator
     node.data = None
     node.name = None
-    node._requires_grad = requires_grad
+    node._requires_grad = True
     node._rank = rank
     node.dtype = None if array is None else array.dtype
     node.shape = None if array is None else array.shape
@@ -247,24 +245,30 @@ class FunctionNode:
     ) -> tuple[variable.Variable, ...]:
         # Chainer 7.8.1 recorded the graph whenever backprop was enabled, so code reads
         # ``y.creator`` (e.g. dropout's mask) after applying a function to constants. The
-        # outputs name this node as their creator, with the rank a full graph would give,
-        # but the node keeps no inputs: nothing can flow back to constants, and chains of
-        # such outputs (inference without no_backprop_mode) keep no arrays alive.
+        # outputs refer to this node as their creator, and get their VariableNode (with
+        # the rank a full graph would give) only when asked for it. The node keeps no
+        # inputs and no outputs: nothing can flow back to constants, and chains of such
+        # outputs (inference without no_backprop_mode) keep no arrays alive.
         rank = 0
         for x in input_vars:
             node = x._node
-            if node is not None and node._rank > rank:
-                rank = node._rank
+            if node is not None:
+                if node._rank > rank:
+                    rank = node._rank
+            else:
+                creator = x._lazy_creator
+                if creator is not None and creator.rank >= rank:
+                    rank = creator.rank + 1
         self.rank = rank
-        rank += 1
+        if len(outputs) == 1:
+            var = _output_variable(outputs[0], False)
+            var._lazy_creator = self
+            return (var,)
         ret = []
-        out_refs = []
         for y in outputs:
             var = _output_variable(y, False)
-            node = _output_node(var, y, self, rank, False)
-            out_refs.append(_weakref(node))
+            var._lazy_creator = self
             ret.append(var)
-        self.outputs = tuple(out_refs)
         return tuple(ret)
 
     def _active_hooks(self) -> list[function_hook.FunctionHook]:

@@ -201,6 +201,10 @@ class Variable:
     # No ChainerX array can exist in this distribution (see chainer.backends._chainerx).
     _has_chainerx_array = False
 
+    # The FunctionNode that made this variable from constants only (see
+    # FunctionNode.apply): the variable's node, naming it as creator, is made on demand.
+    _lazy_creator: _function_node.FunctionNode | None = None
+
     # The device given to to_device(), if any (an instance attribute only then, so
     # function outputs pay nothing): a backend may share an array type with another (a
     # custom device holding NumPy arrays), so the array alone cannot tell its device.
@@ -273,6 +277,16 @@ class Variable:
         node = self._node
         if node is None:
             node = self._node = VariableNode(self, self._name)
+            creator = self._lazy_creator
+            if creator is not None:
+                node.set_creator_node(creator)
+        return node
+
+    def _node_if_any(self) -> VariableNode | None:
+        # The node, made now if the variable has a creator but no node yet.
+        node = self._node
+        if node is None and self._lazy_creator is not None:
+            node = self.node
         return node
 
     # -- array and gradient ------------------------------------------------------------
@@ -428,7 +442,7 @@ class Variable:
     @property
     def creator(self) -> Any:
         """The function (old-style :class:`~chainer.Function` or :class:`~chainer.FunctionNode`) that created this variable."""
-        node = self._node
+        node = self._node_if_any()
         return None if node is None else node.creator
 
     @creator.setter
@@ -438,7 +452,7 @@ class Variable:
     @property
     def creator_node(self) -> Any:
         """The :class:`~chainer.FunctionNode` that created this variable (``None`` for a leaf)."""
-        node = self._node
+        node = self._node_if_any()
         return None if node is None else node.creator_node
 
     @creator_node.setter
@@ -453,7 +467,7 @@ class Variable:
 
     @property
     def rank(self) -> int:
-        node = self._node
+        node = self._node_if_any()
         return 0 if node is None else node.rank
 
     @property
@@ -503,13 +517,13 @@ class Variable:
 
     def unchain(self) -> None:
         """Cut the link to the creator: backprop stops here."""
-        node = self._node
+        node = self._node_if_any()
         if node is not None:
             node.creator_node = None
 
     def unchain_backward(self) -> None:
         """Cut every link backward-reachable from this variable (frees the graph)."""
-        node = self._node
+        node = self._node_if_any()
         if node is None:
             return
         stack = [node.creator_node]
