@@ -464,6 +464,5 @@ class FunctionNode:
         del hooks[name]
 
 
-def grad(*args: Any, **kwargs: Any) -> Any:
-    """Alias of :func:`chainer.grad`."""
-    return _backprop.grad(*args, **kwargs)
+# chainer.function_node.grad is chainer.grad (one function, as in 7.8.1).
+grad = _backprop.grad
