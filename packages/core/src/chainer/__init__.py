@@ -59,6 +59,7 @@ from chainer import (
 from chainer._backprop import backward, grad
 from chainer._environment import mixed16
 from chainer._parameter import Parameter
+from chainer._runtime_info import print_runtime_info
 from chainer.backend import get_device, using_device
 from chainer.backends.cuda import should_use_cudnn, should_use_cudnn_tensor_core
 from chainer.device_resident import DeviceResident
@@ -175,13 +176,6 @@ class DebugMode:
 
     def __exit__(self, *args: _Any) -> None:
         self._using.__exit__(*args)
-
-
-def print_runtime_info(out: _Any = None) -> None:
-    """Print the versions of Chainer's distributions, NumPy, CuPy, CUDA and the plugins."""
-    from chainer import _runtime_info
-
-    _runtime_info.print_runtime_info(out)
 
 
 # Sub-packages provided by other distributions, imported on first use.
