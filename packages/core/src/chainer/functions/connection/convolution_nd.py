@@ -51,18 +51,14 @@ def check_x_w_types(in_types: Any, ndim: int) -> tuple[int, Any, Any]:
 
 
 def check_bias_type(b_type: Any, x_type: Any, channels: Any) -> None:
-    # Any float dtype, as in Chainer (a float32 bias of a link with float64 inputs).
-    type_check.expect(b_type.dtype.kind == "f", b_type.ndim == 1, b_type.shape[0] == channels)
+    type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == channels)
 
 
-def bias_grad(gy: Any, ndim: int, b_dtype: Any = None) -> variable.Variable:
-    """Gradient of a per-channel bias added to ``gy``'s (N, C, *spatial) output, in the
-    bias's dtype ``b_dtype`` (that of ``gy`` if ``None``)."""
-    from chainer.functions.array import cast
+def bias_grad(gy: Any, ndim: int) -> variable.Variable:
+    """Gradient of a per-channel bias added to ``gy``'s (N, C, *spatial) output."""
     from chainer.functions.math import sum as sum_module
 
-    gb = sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
-    return gb if b_dtype is None or gb.dtype == b_dtype else cast.cast(gb, b_dtype)
+    return sum_module.sum(gy, axis=(0,) + tuple(range(2, 2 + ndim)))
 
 
 def backward_by_index(indexes: tuple[int, ...], *grads: Callable[[], Any]) -> tuple[Any, ...]:
@@ -146,7 +142,6 @@ class ConvolutionND(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         b = inputs[2] if len(inputs) == 3 else None
-        self._b_dtype = None if b is None else b.dtype
         outsize = self._output_size(x.shape[2:], W.shape[2:])
         _positive_outsize(outsize, x.shape[2:], self.label)
         self.outsize = outsize
@@ -163,7 +158,7 @@ class ConvolutionND(function_node.FunctionNode):
             indexes,
             lambda: deconvolution_like(self, gy, W, x.shape[2:]),
             lambda: self._grad_w_class(self, W.shape, W.dtype).apply((x, gy))[0],
-            lambda: bias_grad(gy, self.ndim, self._b_dtype),
+            lambda: bias_grad(gy, self.ndim),
         )
 
 

@@ -63,7 +63,6 @@ class DeconvolutionND(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
         b = inputs[2] if len(inputs) == 3 else None
-        self._b_dtype = None if b is None else b.dtype
         if self.outsize is None:
             self.outsize = tuple(
                 K.deconv_outsize(n, k, s, p, d)
@@ -85,7 +84,7 @@ class DeconvolutionND(function_node.FunctionNode):
             indexes,
             lambda: convolution_nd.convolution_like(self, gy, W, x.shape[2:]),
             lambda: convolution_nd.ConvolutionNDGradW(self, W.shape, W.dtype).apply((gy, x))[0],
-            lambda: convolution_nd.bias_grad(gy, self.ndim, self._b_dtype),
+            lambda: convolution_nd.bias_grad(gy, self.ndim),
         )
 
 

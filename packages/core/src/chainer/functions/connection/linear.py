@@ -27,8 +27,7 @@ class LinearFunction(function_node.FunctionNode):
         )
         if n_in == 3:
             b_type = in_types[2]
-            # Any float dtype, as in Chainer (a float32 bias of a link with float64 inputs).
-            type_check.expect(b_type.dtype.kind == "f", b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
+            type_check.expect(b_type.dtype == x_type.dtype, b_type.ndim == 1, b_type.shape[0] == w_type.shape[0])
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
@@ -36,14 +35,11 @@ class LinearFunction(function_node.FunctionNode):
         y = x.dot(W.T)
         if y.dtype != x.dtype:
             y = y.astype(x.dtype, copy=False)
-        self._b_dtype = None
         if len(inputs) == 3:
-            self._b_dtype = inputs[2].dtype
             y += inputs[2]
         return (utils.force_array(y),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import cast
         from chainer.functions.math import sum as sum_module
 
         x, W = self.get_retained_inputs()
@@ -55,8 +51,7 @@ class LinearFunction(function_node.FunctionNode):
             elif i == 1:
                 result.append(LinearGradWeight(W.dtype).apply((x, gy))[0])
             else:
-                gb = sum_module.sum(gy, axis=0)
-                result.append(gb if gb.dtype == self._b_dtype else cast.cast(gb, self._b_dtype))
+                result.append(sum_module.sum(gy, axis=0))
         return tuple(result)
 
 
