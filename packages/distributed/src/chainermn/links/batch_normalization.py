@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy
@@ -82,15 +83,20 @@ class MultiNodeBatchNormalization(chainer.Link):
         self._finetune = False
         with self.init_scope():
             if use_gamma:
-                self.gamma = chainer.Parameter(
-                    initializers._get_initializer(1 if initial_gamma is None else initial_gamma), shape
-                )
-                self.gamma.array = self.gamma.array.astype(self._dtype, copy=False)
+                self.gamma = self._parameter(1 if initial_gamma is None else initial_gamma, shape)
             if use_beta:
-                self.beta = chainer.Parameter(
-                    initializers._get_initializer(0 if initial_beta is None else initial_beta), shape
-                )
-                self.beta.array = self.beta.array.astype(self._dtype, copy=False)
+                self.beta = self._parameter(0 if initial_beta is None else initial_beta, shape)
+
+    def _parameter(self, spec: Any, shape: tuple[int, ...]) -> chainer.Parameter:
+        # The parameter, its array and its (NaN-filled) gradient all in the statistics'
+        # dtype: float32 under mixed16, whatever the initializer's own dtype.
+        initializer = copy.copy(initializers._get_initializer(spec))
+        if isinstance(initializer, chainer.Initializer):
+            initializer.dtype = self._dtype
+            return chainer.Parameter(initializer, shape)
+        param = chainer.Parameter(numpy.empty(shape, self._dtype))
+        initializer(param.array)
+        return param
 
     def start_finetuning(self) -> None:
         """Switch the running averages to the plain cumulative mean of the batches seen
