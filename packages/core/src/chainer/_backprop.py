@@ -255,10 +255,10 @@ def traverse(
                 x = inputs[i]
                 array = gx._array
                 if array.shape != x.shape or array.dtype != x.dtype:
-                    exc = _grad_mismatch(func, i, gx, x)
+                    mismatch = _grad_mismatch(func, i, gx, x)
                     if func.stack is not None:
-                        _add_stack_to_message(exc, func.stack)
-                    raise exc
+                        _add_stack_to_message(mismatch, func.stack)
+                    raise mismatch
                 previous = grads.get(x)
                 grads[x] = gx if previous is None else previous + gx
                 creator = x.creator_node
@@ -458,9 +458,9 @@ def grad(
     # A bad input is reported after the traversal, so that an error of the graph itself
     # (e.g. an old-style function asked for a second order) surfaces first, as in Chainer.
     bad_inputs = [(i, v) for i, v in enumerate(inputs) if not isinstance(v, variable.Variable)]
-    for name, seq in (("grad_outputs", grad_outputs), ("grad_inputs", grad_inputs)):
-        if seq is not None and not isinstance(seq, (tuple, list)):
-            raise TypeError(f"chainer.grad: {name} must be a tuple or list, got {type(seq).__name__}")
+    for name, optional in (("grad_outputs", grad_outputs), ("grad_inputs", grad_inputs)):
+        if optional is not None and not isinstance(optional, (tuple, list)):
+            raise TypeError(f"chainer.grad: {name} must be a tuple or list, got {type(optional).__name__}")
     if grad_outputs is not None and len(grad_outputs) != len(outputs):
         raise ValueError(f"chainer.grad: {len(outputs)} outputs but {len(grad_outputs)} grad_outputs")
     if grad_inputs is not None and len(grad_inputs) != len(inputs):

@@ -400,7 +400,7 @@ class FunctionNode:
             None if inputs[i].data is None else inputs[i].get_variable() for i in self._input_indexes_to_retain
         )
 
-    def get_retained_outputs(self) -> tuple[variable.Variable, ...]:
+    def get_retained_outputs(self) -> tuple[variable.Variable | None, ...]:
         """The outputs kept by :meth:`retain_outputs`, as Variables connected to the graph.
 
         An output whose variable was dropped is recreated from the retained array and
@@ -408,7 +408,7 @@ class FunctionNode:
         """
         if self._output_indexes_to_retain is None or self.outputs is None:
             return ()
-        ret = []
+        ret: list[variable.Variable | None] = []
         outputs = list(self.outputs)
         for index, data in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
             if data is None:

@@ -163,7 +163,7 @@ def numerical_grad(
             orig = x[index].copy()
             try:
                 if detect_nondifferentiable:
-                    samples = {}
+                    samples: dict[float, list[numpy.ndarray[Any, Any]]] = {}
                     for k in (-1.0, -0.5, 0.5, 1.0):
                         x[index] = orig + k * eps
                         samples[k] = evaluate()
@@ -177,6 +177,7 @@ def numerical_grad(
             finally:
                 x[index] = orig
             if detect_nondifferentiable:
+                assert center is not None  # evaluated above when detecting
                 samples[0.0] = center
                 for i_out in range(len(center)):
                     _check_differentiable(

@@ -325,12 +325,6 @@ class Variable:
         """The gradient as a :class:`Variable` (part of a graph after double backprop)."""
         return self._grad_var
 
-    @property
-    def _grad(self) -> Any:
-        # The gradient array as stored (code written for Chainer reads it), never raising.
-        gv = self._grad_var
-        return None if gv is None else gv._array
-
     @grad_var.setter
     def grad_var(self, g: Variable | None) -> None:
         if g is not None:
@@ -338,6 +332,12 @@ class Variable:
                 raise TypeError(f"Variable.grad_var: expected a Variable or None, got {type(g).__name__}")
             _check_grad(self, g._array, "Variable.grad_var")
         self._grad_var = g
+
+    @property
+    def _grad(self) -> Any:
+        # The gradient array as stored (code written for Chainer reads it), never raising.
+        gv = self._grad_var
+        return None if gv is None else gv._array
 
     def cleargrad(self) -> None:
         """Set the gradient to ``None`` (the next backprop will start from zero)."""
@@ -598,7 +598,7 @@ class Variable:
     # -- copying and pickling: the graph is not part of a variable's value ---------------------
 
     def __reduce__(self) -> Any:
-        args = (self._array, self._name, self.grad, self._requires_grad)
+        args: tuple[Any, ...] = (self._array, self._name, self.grad, self._requires_grad)
         device = self._device
         if device is not None and device != backend.get_device_from_array(self._array):
             # A device the array cannot tell (see _device) travels with the copy.

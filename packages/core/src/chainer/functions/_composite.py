@@ -62,5 +62,7 @@ def gradients(fn: Any, inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...]) -
         outputs = fn(*inputs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         return tuple(
-            function_node.grad(list(outputs), list(inputs), grad_outputs=list(grad_outputs), enable_double_backprop=True)
+            function_node.grad(
+                list(outputs), list(inputs), grad_outputs=list(grad_outputs), enable_double_backprop=True
+            )
         )

@@ -203,7 +203,7 @@ for _name, _exp, _prio, _func in _BINARY_OPERATORS:
     setattr(Expr, f"__{_name}__", _make_bin_operator(_exp, _prio, _func))
     setattr(Expr, f"__r{_name}__", _make_bin_operator(_exp, _prio, _func, reflected=True))
 # ** binds tighter than unary minus and groups to the right: -x ** y ** z is -(x ** (y ** z)).
-Expr.__pow__ = _make_bin_operator("**", _POW_PRIORITY, operator.pow, right_associative=True)  # type: ignore[assignment]
+Expr.__pow__ = _make_bin_operator("**", _POW_PRIORITY, operator.pow, right_associative=True)  # type: ignore[assignment,operator]
 Expr.__rpow__ = _make_bin_operator("**", _POW_PRIORITY, operator.pow, True, reflected=True)  # type: ignore[attr-defined]
 
 _COMPARISONS: tuple[tuple[str, str, str, Callable[[Any, Any], Any]], ...] = (

@@ -221,9 +221,7 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         return _fixed_grads(x, mean, projection, grad_outputs[0], self.groups, indexes)
 
 
-def _fixed_grads(
-    x: Any, mean: Any, projection: Any, gy: Any, groups: int, indexes: tuple[int, ...]
-) -> tuple[Any, ...]:
+def _fixed_grads(x: Any, mean: Any, projection: Any, gy: Any, groups: int, indexes: tuple[int, ...]) -> tuple[Any, ...]:
     """The gradients of the fixed decorrelated normalization with respect to ``(x, mean,
     projection)`` (the ``indexes`` asked for). y is bilinear in (x - mean) and
     projection: they are products again, written with differentiable functions."""
