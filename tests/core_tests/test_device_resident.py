@@ -1,5 +1,7 @@
 """Tests of chainer.DeviceResident and the device moves of links."""
 
+import warnings
+
 import numpy
 import pytest
 
@@ -90,7 +92,8 @@ def test_to_device_moves_everything_and_back(fake_device):
     assert isinstance(model.child.mean, FakeArray)
     assert model.child.count == 3  # scalars stay as they are
     assert model.child.u.device == fake_device  # uninitialized: remembered for initialize()
-    assert model.to_cpu() is model
+    with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated\. Please use to_device\('@numpy'\)"):
+        assert model.to_cpu() is model
     assert type(model.child.W.array) is numpy.ndarray
     numpy.testing.assert_array_equal(model.child.W.array, numpy.ones((2, 3)))
     numpy.testing.assert_array_equal(model.child.W.grad, numpy.full((2, 3), 2.0))
@@ -102,6 +105,21 @@ def test_to_device_accepts_legacy_integers():
     model = Parent()
     assert model.to_device(-1) is model
     assert model.device == backend.CpuDevice()
+
+
+def test_legacy_moves_warn_as_chainer_7_did():
+    """to_cpu/to_gpu/to_intel64 of links are deprecated (DeprecationWarning, as in
+    Chainer 7), attributed to Chainer and not to the caller, so that Python's default
+    filters show nothing for an unchanged Chainer 7 script; to_device does not warn, nor
+    do the to_cpu of variables and parameters (which Chainer 7 kept silent)."""
+    with pytest.warns(DeprecationWarning) as record:
+        Parent().to_cpu()
+    assert len(record) == 1 and record[0].filename.endswith("device_resident.py")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Parent().to_device("@numpy")
+        chainer.Variable(numpy.ones(2, numpy.float32)).to_cpu()
+        chainer.Parameter(numpy.ones(2, numpy.float32)).to_cpu()
 
 
 def test_unavailable_devices_raise_clear_errors():
@@ -165,7 +183,9 @@ def test_legacy_to_cpu_override_is_called_once():
     class Legacy(Child):
         def to_cpu(self):
             calls.append(self)
-            super().to_cpu()
+            # The base method is deprecated (Chainer 7 asserts the warning here too).
+            with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):
+                super().to_cpu()
             self.extra = "moved"
             return self
 
@@ -177,7 +197,8 @@ def test_legacy_to_cpu_override_is_called_once():
                 self.b = Child()
 
     root = Root()
-    root.to_cpu()
+    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):
+        root.to_cpu()
     assert calls == [root.a] and root.a.extra == "moved"
     root.to_device("@numpy")
     assert calls == [root.a, root.a]
@@ -191,7 +212,8 @@ def test_to_gpu_and_back():
 
     model = Parent()
     model.child.W.grad = numpy.full((2, 3), 2.0, numpy.float32)
-    assert model.to_gpu() is model
+    with pytest.warns(DeprecationWarning, match="to_gpu is deprecated"):
+        assert model.to_gpu() is model
     assert isinstance(model.device, backend.GpuDevice) and model.xp is cupy
     assert isinstance(model.child.W.array, cupy.ndarray) and isinstance(model.child.W.grad, cupy.ndarray)
     assert isinstance(model.child.mean, cupy.ndarray)
@@ -200,7 +222,9 @@ def test_to_gpu_and_back():
     model.to_device("@numpy")
     assert type(model.child.W.array) is numpy.ndarray and type(model.child.mean) is numpy.ndarray
     numpy.testing.assert_array_equal(model.child.W.grad, numpy.full((2, 3), 2.0))
-    model.to_gpu(0)
+    with pytest.warns(DeprecationWarning, match=r"to_device\('@cupy:0'\)"):
+        model.to_gpu(0)
     assert model.device == chainer.get_device("@cupy:0")
-    model.to_cpu()
+    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):
+        model.to_cpu()
     assert model.device == backend.CpuDevice()

@@ -346,8 +346,12 @@ def test_cleargrads_and_zerograds():
     assert all(p.grad is not None for p in model.params())
     model.cleargrads()
     assert all(p.grad is None for p in model.params())
-    with pytest.warns(DeprecationWarning, match="Link.zerograds is deprecated"):
+    # Deprecated as in Chainer 7: the link warns, and so does each parameter's zerograd.
+    with pytest.warns(DeprecationWarning) as record:
         model.zerograds()
+    messages = [str(w.message) for w in record]
+    assert messages[0] == "Link.zerograds is deprecated; use Link.cleargrads instead"
+    assert len(messages) == 1 + len(list(model.params()))
     for p in model.params():
         numpy.testing.assert_array_equal(p.grad, numpy.zeros_like(p.array))
 

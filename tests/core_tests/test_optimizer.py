@@ -725,7 +725,8 @@ def test_use_cleargrads_is_deprecated():
     opt = optimizers.SGD(lr=0.1).setup(link)
     with pytest.warns(DeprecationWarning, match=r"GradientMethod.use_cleargrads is deprecated"):
         opt.use_cleargrads(False)
-    opt.update(quadratic_loss, link)  # zerograds, then backprop
+    with pytest.warns(DeprecationWarning, match="zerograd"):  # Link.zerograds is deprecated too
+        opt.update(quadratic_loss, link)  # zerograds, then backprop
     assert link.W.grad is not None
 
 

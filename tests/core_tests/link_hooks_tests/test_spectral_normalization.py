@@ -195,7 +195,7 @@ def test_on_gpu_matches_svd():
     link = Linear(6, 4)
     W = link.W.array.copy()
     link.add_hook(link_hooks.SpectralNormalization(n_power_iteration=100, eps=1e-20))
-    link.to_gpu()
+    link.to_device("@cupy:0")
     x = numpy.random.standard_normal((3, 6))
     y = link(link.xp.asarray(x))
     expected = x @ (W / _sigma_max(W)).T + chainer.backends.cuda.to_cpu(link.b.array)

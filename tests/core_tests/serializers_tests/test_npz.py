@@ -461,15 +461,15 @@ def test_gpu_model_round_trip(tmp_path, model, h):
 
     _forward(model)
     expected = h.snapshot(model)
-    model.to_gpu()
+    model.to_device("@cupy:0")
     path = tmp_path / "gpu.npz"
     serializers.save_npz(path, model)
     target = h.Classifier(h.MLP())
-    target.to_gpu()
+    target.to_device("@cupy:0")
     serializers.load_npz(path, target)
     assert isinstance(target.predictor.l2.W.array, cupy.ndarray)  # initialized on its device
     assert isinstance(target.predictor.bn.avg_mean, cupy.ndarray)
-    target.to_cpu()
+    target.to_device("@numpy")
     h.assert_same_state(h.snapshot(target), expected)
 
 

@@ -31,7 +31,8 @@ def test_sample_keeps_the_shape_and_feeds_negative_sampling():
 def test_moves_to_the_cpu_and_reports_its_device():
     sampler = utils.WalkerAlias([1.0, 2.0])
     assert sampler.use_gpu is False
-    assert sampler.to_cpu() is sampler
+    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):  # as in Chainer 7
+        assert sampler.to_cpu() is sampler
     assert sampler.device == chainer.get_device("@numpy")
     assert sampler.use_gpu is False
     sampler.to_device("@numpy")
@@ -62,13 +63,15 @@ def test_use_gpu_follows_to_gpu_and_to_cpu():
     import cupy
 
     sampler = utils.WalkerAlias([1.0, 0.0, 3.0])
-    assert sampler.to_gpu() is sampler
+    with pytest.warns(DeprecationWarning, match="to_gpu is deprecated"):
+        assert sampler.to_gpu() is sampler
     assert sampler.use_gpu is True
     assert isinstance(sampler.threshold, cupy.ndarray) and isinstance(sampler.values, cupy.ndarray)
     draws = sampler.sample((1000,))
     assert isinstance(draws, cupy.ndarray) and not (draws == 1).any()
     assert isinstance(sampler.sample_gpu((3,)), cupy.ndarray)
-    sampler.to_cpu()
+    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):
+        sampler.to_cpu()
     assert sampler.use_gpu is False and isinstance(sampler.threshold, numpy.ndarray)
     sampler.to_device("@cupy:0")
     assert sampler.use_gpu is True

@@ -159,10 +159,9 @@ class DebugMode:
     ``chainer.using_config('debug', flag)``."""
 
     def __init__(self, debug: bool) -> None:
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
         _warnings.warn(
-            'chainer.DebugMode is deprecated; use chainer.using_config("debug", ...) instead',
-            DeprecationWarning,
-            stacklevel=2,
+            'chainer.DebugMode is deprecated; use chainer.using_config("debug", ...) instead', DeprecationWarning
         )
         self._using = using_config("debug", debug)
 

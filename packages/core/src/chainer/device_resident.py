@@ -11,6 +11,7 @@ kind of resident only has to say what it owns.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import _backend, backend
@@ -88,7 +89,11 @@ class DeviceResident:
         return self
 
     def to_cpu(self) -> DeviceResident:
-        """Move this object and everything it owns to the CPU, in place; returns ``self``."""
+        """Move this object and everything it owns to the CPU, in place; returns ``self``.
+
+        Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
+        """
+        _warn_legacy_move("to_cpu", "'@numpy'")
         self._move(backend.cpu(), ("to_cpu", ()))
         return self
 
@@ -101,17 +106,24 @@ class DeviceResident:
 
         Returns:
             ``self``.
+
+        Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
         """
         if isinstance(device, backend.GpuDevice):
             dev = device
         else:
             dev = backend.GpuDevice(cuda._resolve_cuda_device(device))
+        _warn_legacy_move("to_gpu", f"'@cupy:{dev.device.id}'")
         self._move(dev, ("to_gpu", (dev.device.id,)))
         return self
 
     def to_intel64(self) -> DeviceResident:
-        """Move this object to the Intel64 (iDeep) backend, in place (needs ``ideep4py``)."""
+        """Move this object to the Intel64 (iDeep) backend, in place (needs ``ideep4py``).
+
+        Deprecated, as in Chainer 7: use ``to_device('@intel64')``.
+        """
         dev = backend.get_device("@intel64")
+        _warn_legacy_move("to_intel64", "'@intel64'")
         self._move(dev, ("to_intel64", ()))
         return self
 
@@ -126,6 +138,12 @@ class DeviceResident:
     def _move(self, device: _backend.Device, legacy_call: tuple[str, tuple[Any, ...]] | None) -> None:
         visitor = _ToDeviceVisitor(device, entry=self, legacy_call=legacy_call)
         self.device_resident_accept(visitor)
+
+
+def _warn_legacy_move(method: str, specifier: str) -> None:
+    # Warned where Chainer 7 warned (after the device is found to exist); no stacklevel:
+    # attributed to Chainer as in Chainer 7, so Python's default filters hide it.
+    warnings.warn(f"{method} is deprecated. Please use to_device({specifier}) instead.", DeprecationWarning)
 
 
 def _legacy_call_for(device: _backend.Device) -> tuple[str, tuple[Any, ...]] | None:

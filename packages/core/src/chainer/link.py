@@ -351,7 +351,12 @@ class Link(device_resident.DeviceResident):
             param.cleargrad()
 
     def zerograds(self) -> None:
-        """Fill the gradient of every parameter with zeros (prefer :meth:`cleargrads`)."""
+        """Fill the gradient of every parameter with zeros.
+
+        Deprecated, as in Chainer 7: use :meth:`cleargrads`.
+        """
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn("Link.zerograds is deprecated; use Link.cleargrads instead", DeprecationWarning)
         for param in self.params():
             param.zerograd()
 
