@@ -1,6 +1,8 @@
 """Tests of chainer.Reporter, chainer.report and the summaries."""
 
+import math
 import threading
+import warnings
 
 import numpy
 import pytest
@@ -338,3 +340,43 @@ def test_dict_summary_loaded_from_a_file_without_names_starts_empty(tmp_path):
         chainer.serializers.load_npz(str(path), summary)
     summary.add({"a": 9.0})
     assert set(summary.compute_mean()) == {"a"}
+
+
+@pytest.mark.parametrize(
+    "values,mean",
+    [
+        ([math.inf], math.inf),
+        ([math.inf, 1.0], math.inf),
+        ([1.0, math.inf], math.inf),
+        ([-math.inf, 2.0], -math.inf),
+        ([math.nan, 1.0], math.nan),
+        ([1.0, math.nan], math.nan),
+        ([math.inf, -math.inf], math.nan),
+    ],
+)
+def test_summary_of_infinite_or_nan_values(values, mean):
+    """A diverging loss is reported as it is: the mean of values one of which is
+    infinite is that infinity (the sum over the count), NaN where they are of both signs
+    or one is NaN; no NumPy RuntimeWarning on the way. The same after a save and load
+    in Chainer 7's keys (_x, _x2, _n) only."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summary = chainer.reporter.Summary()
+        for v in values:
+            summary.add(numpy.float32(v))
+        numpy.testing.assert_equal(float(summary.compute_mean()), mean)
+        numpy.testing.assert_equal(float(summary.make_statistics()[0]), mean)
+        saved = chainer.serializers.DictionarySerializer()
+        summary.serialize(saved)
+        old_keys = {k: numpy.asarray(v) for k, v in saved.target.items() if k in ("_x", "_x2", "_n")}
+        loaded = chainer.reporter.Summary()
+        loaded.serialize(chainer.serializers.NpzDeserializer(old_keys))
+        numpy.testing.assert_equal(float(loaded.compute_mean()), mean)
+
+
+def test_summary_of_python_numbers_is_a_python_float():
+    summary = chainer.reporter.Summary()
+    summary.add(1)
+    summary.add(2.0)
+    assert type(summary.compute_mean()) is float and summary.compute_mean() == 1.5
+    assert [type(v) for v in summary.make_statistics()] == [float, float]

@@ -184,18 +184,30 @@ def _as_number(value: Any, where: str) -> Any:
         value = value.array
     if isinstance(value, (bool, numpy.bool_)):
         return float(value)
+    # Values on the CPU are summed as Python floats (float64), as Chainer 7 summed them:
+    # an infinite or NaN value gives an infinite or NaN mean without NumPy's
+    # RuntimeWarnings, and the means of Python numbers are Python floats.
     if isinstance(value, (int, float, numpy.integer, numpy.floating)):
-        return numpy.float64(value)
+        return float(value)
     if isinstance(value, numpy.ndarray):
         if value.size != 1:
             raise ValueError(f"{where}: expected a scalar, got an array of shape {value.shape}")
-        return value.astype(numpy.float64).reshape(())[()]
+        return float(value.reshape(())[()])
     if backend._entry_for_array_type(type(value)) is not None:
         if value.size != 1:
             raise ValueError(f"{where}: expected a scalar, got an array of shape {value.shape}")
         # Stays on its device: summing on a GPU needs no synchronization.
         return value.astype(numpy.float64).reshape(())
     raise TypeError(f"{where}: expected a number, a 0-d array or a Variable, got {type(value).__name__}")
+
+
+def _center(value: Any) -> Any:
+    """The value to center the sums on: ``value``, or 0 where it is infinite or NaN
+    (``inf - inf`` is NaN: a summary of ``[inf]`` must have the mean ``inf``)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else 0.0
+    xp = backend.get_array_module(value)
+    return xp.where(xp.isfinite(value), value, 0.0)
 
 
 class Summary:
@@ -223,7 +235,7 @@ class Summary:
         if not isinstance(weight, int):
             weight = _as_number(weight, "Summary.add (weight)")
         if self._shift is None:
-            self._shift = value
+            self._shift = _center(value)
         d = value - self._shift
         self._s1 += weight * d
         self._s2 += weight * d * d
@@ -251,7 +263,7 @@ class Summary:
         xp = backend.get_array_module(var)
         if xp is numpy:
             # Rounding can make a zero variance slightly negative.
-            std: Any = numpy.float64(math.sqrt(max(float(var), 0.0)))
+            std: Any = math.sqrt(max(float(var), 0.0))
         else:
             std = xp.sqrt(xp.maximum(var, 0.0))
         return self._wrap(self._shift + d_mean), self._wrap(std)
@@ -284,7 +296,7 @@ class Summary:
             return
         if any(value is None for value in loaded):
             return
-        x, x2, n = (numpy.asarray(value).reshape(())[()] for value in loaded)
+        x, x2, n = (numpy.asarray(value).reshape(()).item() for value in loaded)
         self._n = n
         if n == 0:
             self._shift, self._s1, self._s2 = None, 0.0, 0.0
@@ -294,11 +306,14 @@ class Summary:
         except KeyError:  # saved by Chainer 7
             exact = [None]
         if all(value is not None for value in exact):
-            self._shift, self._s1, self._s2 = (numpy.asarray(value).reshape(())[()] for value in exact)
+            self._shift, self._s1, self._s2 = (float(numpy.asarray(value).reshape(()).item()) for value in exact)
             return
-        # Re-center on the saved mean.
-        k = numpy.float64(x) / n
-        self._shift, self._s1, self._s2 = k, numpy.float64(0.0), numpy.float64(x2) - n * k * k
+        # Re-center on the saved mean (on 0 if it is infinite or NaN).
+        mean = float(x) / n
+        if math.isfinite(mean):
+            self._shift, self._s1, self._s2 = mean, 0.0, float(x2) - n * mean * mean
+        else:
+            self._shift, self._s1, self._s2 = 0.0, float(x), float(x2)
 
 
 class DictSummary:
