@@ -346,12 +346,11 @@ def test_cleargrads_and_zerograds():
     assert all(p.grad is not None for p in model.params())
     model.cleargrads()
     assert all(p.grad is None for p in model.params())
-    # Deprecated as in Chainer 7: the link warns, and so does each parameter's zerograd.
+    # Deprecated as in Chainer 7 (one warning for the call), from inside Chainer.
     with pytest.warns(DeprecationWarning) as record:
         model.zerograds()
-    messages = [str(w.message) for w in record]
-    assert messages[0] == "Link.zerograds is deprecated; use Link.cleargrads instead"
-    assert len(messages) == 1 + len(list(model.params()))
+    assert [str(w.message) for w in record] == ["Link.zerograds is deprecated. Use Link.cleargrads instead."]
+    assert record[0].filename.endswith("link.py")
     for p in model.params():
         numpy.testing.assert_array_equal(p.grad, numpy.zeros_like(p.array))
 
@@ -539,8 +538,39 @@ def test_repeat_modes():
 
 
 def test_call_without_forward():
-    with pytest.raises(TypeError, match="defines no forward"):
+    # An AttributeError, as in Chainer 7 (the link has no forward and no __call__).
+    with pytest.raises(AttributeError, match="defines no forward"):
         chainer.Link()(1)
+
+
+def test_call_falls_back_to_a_mixin_call():
+    class Doubler:
+        def __call__(self, x):
+            return 2 * x
+
+    class Mixed(chainer.Link, Doubler):
+        pass
+
+    assert Mixed()(21) == 42
+
+
+def test_missing_init_call_is_reported():
+    class NoInit(chainer.Link):
+        def __init__(self):
+            pass
+
+        def forward(self, x):
+            return x
+
+    class NoInitScope(chainer.Link):
+        def __init__(self):
+            with self.init_scope():
+                pass
+
+    with pytest.raises(RuntimeError, match=r"^Link\.__init__\(\) has not been called\.$"):
+        NoInit()(1)
+    with pytest.raises(RuntimeError, match=r"^Link\.__init__\(\) has not been called\.$"):
+        NoInitScope()
 
 
 def test_call_passes_args_and_kwargs():
@@ -615,3 +645,135 @@ def test_parameter_with_an_array_and_a_shape_fills_the_shape():
     numpy.testing.assert_array_equal(p.array, [[0, 1, 2], [0, 1, 2]])
     p = chainer.Parameter(numpy.arange(3, dtype=numpy.float32))
     assert p.shape == (3,)
+
+
+# -- gradients of parameters (Chainer 7's NaN-until-cleared rule) -----------------------
+
+
+def test_parameter_gradient_starts_nan_and_accumulates_nan_until_cleared():
+    link = Linear(2, 3)
+    # A parameter created with a shape has a NaN gradient of its shape and dtype.
+    assert link.W.grad.shape == (3, 2) and link.W.grad.dtype == numpy.float32
+    assert numpy.isnan(link.W.grad).all()
+    x = numpy.array([[1.0, 2.0]], numpy.float32)
+    F.sum(link(x)).backward()
+    # Backprop adds to the NaN: forgetting cleargrads shows, instead of silently summing.
+    assert numpy.isnan(link.W.grad).all()
+    link.cleargrads()
+    F.sum(link(x)).backward()
+    # d(sum(x W^T + b))/dW = x for every output row.
+    numpy.testing.assert_array_equal(link.W.grad, numpy.repeat(x, 3, axis=0))
+
+
+def test_uninitialized_parameter_gradient_is_unreadable_until_set_or_cleared():
+    p = chainer.Parameter()
+    with pytest.raises(RuntimeError, match="Cannot retrieve Parameter.grad"):
+        _ = p.grad
+    p.initialize((2,))
+    assert numpy.isnan(p.grad).all() and p.grad.shape == (2,)
+
+    cleared = chainer.Parameter()
+    cleared.cleargrad()
+    assert cleared.grad is None
+    cleared.initialize((2,))
+    assert cleared.grad is None
+
+    zeroed = chainer.Parameter()
+    with pytest.warns(DeprecationWarning, match="zerograd is deprecated"):
+        zeroed.zerograd()
+    zeroed.initialize((3,))
+    numpy.testing.assert_array_equal(zeroed.grad, numpy.zeros(3, numpy.float32))
+
+
+def test_parameter_from_an_array_has_no_gradient():
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    assert p.grad is None
+
+
+def test_link_keyword_parameters_with_none_shape():
+    link = chainer.Link(x=((2, numpy.int64(3)), "d"), u=(None, "d"))
+    assert link.x.shape == (2, 3) and link.x.dtype == numpy.float64
+    assert link.u.array is None
+    link.u.initialize((4,))
+    assert link.u.dtype == numpy.float64
+
+
+# -- copies ----------------------------------------------------------------------------------
+
+
+def test_share_copy_sees_arrays_created_later_and_has_no_gradient():
+    original = Linear(3)  # W is created at the first call
+    shared = original.copy(mode="share")
+    assert shared.W is not original.W and shared.name is None
+    assert shared.W.grad is None
+    original(numpy.ones((1, 5), numpy.float32))
+    # The copy sees the array the original created (Chainer 7's shared array slot).
+    assert shared.W.array is original.W.array
+    shared.W.array = numpy.zeros((3, 5), numpy.float32)
+    assert original.W.array is shared.W.array
+
+
+def test_share_copy_stops_sharing_once_moved():
+    original = Linear(3)
+    shared = original.copy(mode="share")
+    shared.to_device("@numpy")
+    original(numpy.ones((1, 5), numpy.float32))
+    assert shared.W.array is None
+
+
+def test_deep_copies_keep_the_name_and_init_copies_get_new_values_and_nan_gradients():
+    chain = MyChain()
+    child = chain.l1
+    copied = child.copy(mode="copy")
+    assert copied.name == "l1"
+    assert copied.W.array is not child.W.array
+    numpy.testing.assert_array_equal(copied.W.array, child.W.array)
+    counted = chainer.Link()
+    with counted.init_scope():
+        counted.p = chainer.Parameter(Counter(), (3,))
+    counted.cleargrads()
+    fresh = counted.copy(mode="init")
+    assert not numpy.array_equal(fresh.p.array, counted.p.array)
+    assert numpy.isnan(fresh.p.grad).all()
+    assert counted.p.grad is None
+
+
+# -- devices -----------------------------------------------------------------------------------
+
+
+def test_legacy_device_methods_are_deprecated():
+    link = Linear(2, 3)
+    with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated\. Please use to_device\('@numpy'\)"):
+        assert link.to_cpu() is link
+    with pytest.warns(DeprecationWarning, match=r"Linear._device_id is left only for backward compatibility"):
+        assert link._device_id is None  # deprecated, as in Chainer 7
+
+
+def test_overriding_device_methods():
+    with pytest.warns(DeprecationWarning, match="overrides DeviceResident.to_cpu"):
+
+        class OldStyle(chainer.Link):
+            def to_cpu(self):
+                return super().to_cpu()
+
+    with pytest.raises(TypeError, match="cannot be overridden"):
+
+        class Sealed(chainer.Link):
+            def to_device(self, device):
+                return self
+
+
+# -- ChainList slices ------------------------------------------------------------------------
+
+
+def test_chainlist_slice_assignment_renames_children():
+    links = [chainer.Link() for _ in range(6)]
+    chain_list = chainer.ChainList(*links[:3])
+    chain_list[3:0:-1] = [links[3], links[4]]
+    assert list(chain_list) == [links[0], links[4], links[3]]
+    assert [link.name for link in chain_list] == ["0", "1", "2"]
+    chain_list[1:3] = [links[5]]
+    assert list(chain_list) == [links[0], links[5]]
+    assert links[5].name == "1"
+    with pytest.raises(TypeError, match="expected a Link"):
+        chain_list[0:1] = [1]

@@ -162,16 +162,41 @@ def test_update_rule_updates_and_counts():
     numpy.testing.assert_array_equal(rule.state["count"], [2, 2])
 
 
-def test_disabled_rule_and_missing_grad_are_skipped():
+def test_disabled_rule_is_skipped():
     rule = CountingRule()
     rule.enabled = False
     p = make_param()
     rule.update(p)
     assert rule.t == 0 and numpy.array_equal(p.array, [1.0, 2.0])
-    rule.enabled = True
-    q = make_param(grad=None)
-    rule.update(q)
-    assert rule.t == 0 and rule.state is None
+
+
+def test_rule_runs_for_parameters_without_gradient_or_array():
+    # As in Chainer 7: the update is counted and update_core runs; the formula decides.
+    seen = []
+
+    class Recording(UpdateRule):
+        def update_core_cpu(self, param):
+            seen.append(param.array is None)
+
+    rule = Recording()
+    rule.update(make_param(grad=None))
+    rule.update(chainer.Parameter())
+    assert rule.t == 2 and seen == [False, True]
+    # The built-in rules skip them (an uninitialized parameter's gradient is not readable).
+    sgd = optimizers.SGD(lr=1.0).create_update_rule()
+    p = make_param(grad=None)
+    sgd.update(p)
+    sgd.update(chainer.Parameter())
+    assert sgd.t == 2 and numpy.array_equal(p.array, [1.0, 2.0])
+
+
+def test_update_rule_runs_on_zero_dimensional_parameters():
+    for opt in (optimizers.AdaDelta(), optimizers.AdaGrad(), optimizers.RMSprop(), optimizers.MSVAG()):
+        rule = opt.create_update_rule()
+        p = chainer.Parameter(numpy.array(1.0, numpy.float32))
+        p.grad = numpy.array(0.5, numpy.float32)
+        rule.update(p)
+        assert p.shape == () and float(p.array) < 1.0
 
 
 def test_rule_hooks_order_and_timing():
@@ -376,7 +401,7 @@ def test_setup_returns_self_and_gives_each_param_a_rule():
 
 
 def test_setup_refuses_non_links():
-    with pytest.raises(TypeError, match=r"SGD.setup: the target must be a chainer.Link, got int"):
+    with pytest.raises(TypeError, match=r"SGD.setup: optimization target must be a link \(chainer.Link\), got int"):
         optimizers.SGD().setup(3)
 
 
@@ -725,8 +750,7 @@ def test_use_cleargrads_is_deprecated():
     opt = optimizers.SGD(lr=0.1).setup(link)
     with pytest.warns(DeprecationWarning, match=r"GradientMethod.use_cleargrads is deprecated"):
         opt.use_cleargrads(False)
-    with pytest.warns(DeprecationWarning, match="zerograd"):  # Link.zerograds is deprecated too
-        opt.update(quadratic_loss, link)  # zerograds, then backprop
+    opt.update(quadratic_loss, link)  # zerograds, then backprop
     assert link.W.grad is not None
 
 
@@ -882,3 +906,101 @@ def test_gpu_matches_cpu(name, fp32_update):
     assert cupy.cuda.runtime.getDeviceCount() >= 1
     for k in cpu:
         numpy.testing.assert_allclose(gpu[k], cpu[k], rtol=1e-5, atol=1e-6)
+
+
+def test_rule_hooks_accept_any_name_object_and_default_to_pre():
+    calls = []
+
+    class Hook:
+        name = ("not", "a", "str")  # Chainer 7 keyed hooks by whatever name they had
+        timing = object()  # not 'pre' or 'post': the hook runs before the update
+
+        def __call__(self, rule, param):
+            calls.append(param.array.copy())
+
+    rule = CountingRule()
+    rule.add_hook(Hook())
+    p = make_param()
+    rule.update(p)
+    numpy.testing.assert_array_equal(calls[0], [1.0, 2.0])  # seen before the update
+    rule.remove_hook(("not", "a", "str"))
+    with pytest.raises(ValueError, match="has no name"):
+        rule.add_hook(lambda r, p: None, name=[])
+
+
+def test_loading_a_state_runs_init_state_on_the_rule_itself():
+    # An init_state that refers to the rule object (not to self) sees a dict to fill.
+    rule = UpdateRule()
+
+    def init_state(param):
+        rule.state["a"] = 0
+        rule.state["b"] = numpy.zeros(3, numpy.float32)
+
+    rule.init_state = init_state
+    saved = {"t": 5, "a": 7, "b": numpy.arange(3.0)}
+
+    class Source(chainer.serializer.Deserializer):
+        def __getitem__(self, key):
+            raise NotImplementedError
+
+        def __call__(self, key, value):
+            return saved[key] if value is None else type(value)(saved[key])
+
+    rule.serialize(Source())
+    assert rule.t == 5 and rule.state["a"] == 7
+    numpy.testing.assert_array_equal(rule.state["b"], numpy.arange(3.0))
+
+
+def test_base_optimizer_calls_per_parameter_hooks():
+    link = chainer.Link()
+    with link.init_scope():
+        link.p = chainer.Parameter(numpy.zeros(2, numpy.float32))
+    seen = []
+
+    class PerParam:
+        call_for_each_param = True
+        timing = "pre"
+
+        def __call__(self, rule, param):
+            seen.append((rule, param))
+
+    opt = optimizer.Optimizer()
+    opt.setup(link)
+    opt.add_hook(PerParam(), "per_param")
+    opt.call_hooks()
+    assert seen == [(None, link.p)]
+
+
+def test_moved_hook_names_warn_with_the_deprecation_message():
+    assert optimizer.make_deprecation_message("Lasso") == (
+        "chainer.optimizer.Lasso is deprecated from v4. Use chainer.optimizer_hooks.Lasso instead."
+    )
+    with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.Lasso is deprecated from v4"):
+        assert optimizer.Lasso is chainer.optimizer_hooks.Lasso
+
+
+def test_rule_of_a_never_initialized_parameter_round_trips_without_state(tmp_path):
+    # Its rule counts updates (t > 0, as in Chainer 7) but makes no state; the saved file
+    # then has t and no state, and loads into an optimizer whose parameter is also
+    # uninitialized. A partial state stays an error.
+    class Lazy(chainer.Link):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.w = chainer.Parameter(numpy.ones(2, numpy.float32))
+                self.unused = chainer.Parameter()
+
+    saved = optimizers.Adam().setup(Lazy())
+    for _ in range(2):
+        saved.target.cleargrads()
+        saved.target.w.grad = numpy.ones(2, numpy.float32)
+        saved.update()
+    assert saved.target.unused.update_rule.t == 2 and saved.target.unused.update_rule.state is None
+    path = tmp_path / "lazy.npz"
+    chainer.serializers.save_npz(path, saved)
+    fresh = optimizers.Adam().setup(Lazy())
+    chainer.serializers.load_npz(path, fresh)
+    assert fresh.target.unused.update_rule.t == 2 and fresh.target.unused.update_rule.state is None
+    numpy.testing.assert_array_equal(fresh.target.w.update_rule.state["m"], saved.target.w.update_rule.state["m"])
+    with pytest.raises(KeyError):
+        CountingRule().serialize(DictDeserializer({"t": 3}))  # an initialized parameter's rule

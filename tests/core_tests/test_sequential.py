@@ -1,6 +1,7 @@
 """Tests of chainer.Sequential."""
 
 import functools
+import pickle
 import types
 
 import numpy
@@ -183,8 +184,11 @@ def test_add_iadd_mul():
     tripled = ch.Sequential(Linear(2, 2), F.relu) * 3
     assert len(tripled) == 3 and all(isinstance(layer, ch.Sequential) for layer in tripled)
     assert len(2 * ch.Sequential(F.relu)) == 2
-    with pytest.raises(TypeError):
+    # Neither a Sequential nor a layer: a ValueError, as in Chainer 7.
+    with pytest.raises(ValueError, match="the \\+ operator takes a Sequential or a callable layer, got int"):
         s1 + 3
+    with pytest.raises(ValueError, match="the \\+= operator"):
+        s1 += 3
 
 
 def test_copy_share_rebuilds_layers():
@@ -214,6 +218,36 @@ def test_copy_copy_and_copyparams():
 def test_repr():
     seq = ch.Sequential(Linear(2, 2), F.relu)
     assert repr(seq) == "Sequential(\n  (0): Linear(),\n  (1): relu,\n)"
+
+
+def test_repr_shows_the_source_of_lambdas():
+    # Two lambdas on one line: each is printed as its own expression.
+    first, second = (lambda x: F.leaky_relu(x, slope=0.2)), (lambda y: y * 2)
+    partial = functools.partial(F.leaky_relu, slope=0.3)
+    seq = ch.Sequential(first, second, partial)
+    lines = repr(seq).splitlines()
+    assert lines[1] == "  (0): lambda x: F.leaky_relu(x, slope=0.2),"
+    assert lines[2] == "  (1): lambda y: y * 2,"
+    assert lines[3] == f"  (2): {partial!r},"
+
+
+def test_pickling_refuses_lambdas_but_copies_keep_them():
+    double = lambda x: 2 * x
+    seq = ch.Sequential(Linear(2, 2), double)
+    with pytest.raises(ValueError, match="cannot pickle a model with a lambda"):
+        pickle.dumps(seq)
+    copied = seq.copy(mode="copy")
+    assert list(copied)[1] is double
+    assert len(pickle.dumps(ch.Sequential(Linear(2, 2), F.relu))) > 0
+
+
+def test_insert_index_out_of_range_is_an_index_error():
+    seq = ch.Sequential(F.relu)
+    seq.insert(-1, F.tanh)
+    assert list(seq) == [F.tanh, F.relu]
+    for index in (3, -3):
+        with pytest.raises(IndexError, match=f"index {index} is out of range for 2 layers"):
+            seq.insert(index, F.sigmoid)
 
 
 def test_serialize_keys_count_links_only():

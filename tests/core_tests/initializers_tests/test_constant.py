@@ -99,3 +99,18 @@ def test_public_names():
         assert callable(getattr(initializers, name))
     for name in expected - {"generate_array"}:
         assert issubclass(getattr(initializers, name), chainer.Initializer)
+
+
+def test_mixed16_dtype_means_float16_arrays():
+    import chainer
+
+    # numpy reads chainer.mixed16 as float16, as in Chainer 7.
+    assert numpy.dtype(chainer.mixed16) == numpy.float16
+    assert numpy.ones(2).astype(chainer.mixed16).dtype == numpy.float16
+    init = initializers.Constant(0.5, dtype=chainer.mixed16)
+    assert init.dtype is chainer.mixed16
+    array = initializers.generate_array(init, (3,), numpy)
+    assert array.dtype == numpy.float16
+    numpy.testing.assert_array_equal(array, numpy.full(3, 0.5, numpy.float16))
+    with pytest.raises(ValueError, match="the array has dtype float32 but the initializer is for float16"):
+        init(numpy.empty(3, numpy.float32))

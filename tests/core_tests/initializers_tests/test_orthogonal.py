@@ -78,10 +78,21 @@ def test_mode_asserts_the_shape(mode, shape, ok):
 def test_bad_arguments():
     with pytest.raises(ValueError, match=r"Orthogonal: mode must be one of"):
         initializers.Orthogonal(mode="square")
-    with pytest.raises(ValueError, match=r"Orthogonal: the array must have at least 2 dimensions, got shape \(3,\)"):
-        initializers.Orthogonal()(numpy.empty(3))
+    with pytest.raises(ValueError, match=r"Orthogonal: cannot fill an empty array \(shape \(0,\)\)"):
+        initializers.Orthogonal()(numpy.empty(0))
     with pytest.raises(ValueError, match=r"Orthogonal: the array has dtype float32 but the initializer is for float16"):
         initializers.Orthogonal(dtype=numpy.float16)(numpy.empty((2, 2), numpy.float32))
+
+
+def test_zero_and_one_dimensional_arrays():
+    # A 0-d array is one vector of dimension 1: +-scale. A 1-d array of n elements is n
+    # vectors of dimension 1, i.e. one orthonormal column scaled: its norm is the scale.
+    scalar = numpy.empty((), numpy.float64)
+    initializers.Orthogonal(scale=2.5)(scalar)
+    assert abs(float(scalar)) == pytest.approx(2.5)
+    column = numpy.empty(5, numpy.float64)
+    initializers.Orthogonal(scale=2.5)(column)
+    assert numpy.linalg.norm(column) == pytest.approx(2.5)
 
 
 def test_seed_and_rng():

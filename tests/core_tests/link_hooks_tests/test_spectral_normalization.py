@@ -157,7 +157,7 @@ def test_weight_restored_when_forward_raises():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match="link.add_hook"):
+    with pytest.raises(NotImplementedError, match="link.add_hook"):
         with link_hooks.SpectralNormalization():
             pass
     with pytest.raises(ValueError, match="no parameter named 'V'"):
@@ -201,3 +201,35 @@ def test_on_gpu_matches_svd():
     expected = x @ (W / _sigma_max(W)).T + chainer.backends.cuda.to_cpu(link.b.array)
     numpy.testing.assert_allclose(chainer.backends.cuda.to_cpu(y.array), expected, rtol=1e-8, atol=1e-8)
     assert isinstance(link.W_u, type(link.W.array))
+
+
+def test_module_functions_estimate_the_largest_singular_value():
+    from chainer.link_hooks import spectral_normalization as sn
+
+    rng = numpy.random.RandomState(0)
+    W = rng.standard_normal((4, 6))
+    u = sn.l2normalize(numpy, rng.standard_normal(4), 1e-12)
+    assert numpy.linalg.norm(u) == pytest.approx(1.0)
+    stored = u.copy()
+    new_u, v = sn.update_approximate_vectors(W, stored, 200, 1e-12)
+    numpy.testing.assert_array_equal(stored, new_u)  # written in place too
+    sigma = sn.calculate_max_singular_value(chainer.Variable(W), new_u, v)
+    assert sigma.shape == ()
+    assert float(sigma.array) == pytest.approx(numpy.linalg.svd(W, compute_uv=False)[0], rel=1e-8)
+
+
+def test_hook_keeps_v_and_recomputation_reuses_u_and_v():
+    link = Linear(5, 3, numpy.float32)
+    hook = link_hooks.SpectralNormalization()
+    link.add_hook(hook)
+    x = numpy.random.standard_normal((2, 5)).astype(numpy.float32)
+    y1 = link(x).array
+    u1, v1 = link.W_u.copy(), hook.v.copy()
+    with chainer.using_config("in_recomputing", True):
+        y2 = link(x).array
+    numpy.testing.assert_array_equal(link.W_u, u1)
+    numpy.testing.assert_array_equal(hook.v, v1)
+    numpy.testing.assert_allclose(y1, y2, rtol=1e-6)
+    with chainer.using_config("train", False):
+        link(x)
+    numpy.testing.assert_array_equal(link.W_u, u1)  # u is not updated in test mode

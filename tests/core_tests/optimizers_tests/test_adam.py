@@ -4,6 +4,7 @@ import warnings
 import numpy
 import pytest
 
+import chainer
 from chainer import optimizers
 from chainer.optimizers import adam
 
@@ -138,10 +139,20 @@ def test_defaults_and_flags():
     assert optimizers.AMSBound().hyperparam.amsgrad and optimizers.AMSBound().hyperparam.adabound
     assert not optimizers.AdamW().amsgrad
     assert adam.AdamRule(alpha=0.5).hyperparam.alpha == 0.5
-    with pytest.raises(TypeError, match=r"Adam: amsgrad must be a bool, got 'yes'"):
-        optimizers.Adam(amsgrad="yes")
+    # Flags are taken for their truth value, as in Chainer 7 (which accepted any value).
+    assert optimizers.Adam(amsgrad=0.1).create_update_rule().hyperparam.amsgrad == 0.1
+    assert set(problem_state(optimizers.Adam(amsgrad=1))) == {"m", "v", "vhat"}
     with pytest.raises(TypeError, match=r"AdamRule: beta1 must be a real number, got None|AdamRule: beta1 must be"):
         adam.AdamRule(beta1=[0.9])
+
+
+def problem_state(optimizer):
+    """The state an optimizer's rule creates for a 2-element parameter with a gradient."""
+    rule = optimizer.create_update_rule()
+    p = chainer.Parameter(numpy.ones(2, numpy.float32))
+    p.grad = numpy.ones(2, numpy.float32)
+    rule.update(p)
+    return rule.state
 
 
 def test_eps_that_underflows_is_refused(problem):

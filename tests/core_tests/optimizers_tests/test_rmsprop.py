@@ -42,5 +42,5 @@ def test_state_defaults_and_flag_check(problem):
     opt = optimizers.RMSprop()
     assert (opt.lr, opt.alpha, opt.eps, opt.eps_inside_sqrt) == (0.01, 0.99, 1e-8, False)
     assert set(problem.run(opt).w.update_rule.state) == {"ms"}
-    with pytest.raises(TypeError, match=r"RMSprop: eps_inside_sqrt must be a bool, got 1"):
-        optimizers.RMSprop(eps_inside_sqrt=1)
+    # A flag is used for its truth value, as in Chainer 7: eps_inside_sqrt=1 is True.
+    assert optimizers.RMSprop(eps_inside_sqrt=1).create_update_rule().hyperparam.eps_inside_sqrt == 1

@@ -155,3 +155,34 @@ def test_missing_h5py_names_the_extra(monkeypatch, tmp_path, model):
         serializers.save_hdf5(tmp_path / "x.h5", model)
     with pytest.raises(ImportError, match="h5py"):
         serializers.load_hdf5(tmp_path / "x.h5", model)
+    # Chainer 7 raised a RuntimeError: code catching that still works.
+    with pytest.raises(RuntimeError, match="needs h5py"):
+        serializers.load_hdf5(tmp_path / "x.h5", model)
+
+
+def test_available_flag_and_deserializer_groups(tmp_path):
+    from chainer.serializers import hdf5
+
+    assert hdf5._available is True
+    path = tmp_path / "groups.h5"
+    with h5py.File(path, "w") as f:
+        f.require_group("x").create_dataset("y", data=numpy.arange(3.0))
+    with h5py.File(path, "r") as f:
+        root = serializers.HDF5Deserializer(f)
+        child = root["x"]
+        assert isinstance(child, serializers.HDF5Deserializer) and child.group.name == "/x"
+        numpy.testing.assert_array_equal(child("y", None), numpy.arange(3.0))
+
+
+def test_load_hdf5_hands_an_hdf5_deserializer(tmp_path, model):
+    seen = []
+
+    class Recorder:
+        def serialize(self, serializer):
+            seen.append(type(serializer))
+
+    path = tmp_path / "empty.h5"
+    h5py.File(path, "w").close()
+    serializers.load_hdf5(path, Recorder())
+    # An object outside this project is loaded in one pass, as in Chainer 7.
+    assert seen == [serializers.HDF5Deserializer]

@@ -354,10 +354,29 @@ def test_dtype_and_scalar_mismatches(tmp_path):
     numpy.savez(path, counts=numpy.ones(2, numpy.int64), n=numpy.arange(3))
     with pytest.raises(ValueError, match="'n' holds an array of shape"):
         serializers.load_npz(path, link)
+    # Chainer 7's rule for scalars: any integer into an int, otherwise only a safe cast,
+    # so even an integral float is refused for an int.
     numpy.savez(path, counts=numpy.full(2, 4, numpy.int64), n=numpy.asarray(2.0))
+    with pytest.raises(TypeError, match="'n' \\(dtype float64\\) into a value of type int"):
+        serializers.load_npz(path, link)
+    numpy.savez(path, counts=numpy.full(2, 4, numpy.int64), n=numpy.asarray(-(2**60)))
     serializers.load_npz(path, link)
-    assert link.n == 2 and type(link.n) is int
+    assert link.n == -(2**60) and type(link.n) is int
     numpy.testing.assert_array_equal(link.counts, [4, 4])
+
+
+def test_scalar_casts_follow_numpy_safe_casting(tmp_path):
+    link = chainer.Link()
+    link.add_persistent("small", numpy.uint32(0))
+    link.add_persistent("ratio", 0.0)
+    path = tmp_path / "casts.npz"
+    numpy.savez(path, small=numpy.asarray(5, numpy.int64), ratio=numpy.asarray(0.25, numpy.float32))
+    with pytest.raises(TypeError, match="'small' \\(dtype int64\\) into a value of type uint32"):
+        serializers.load_npz(path, link)
+    numpy.savez(path, small=numpy.asarray(5, numpy.uint8), ratio=numpy.asarray(0.25, numpy.float32))
+    serializers.load_npz(path, link)
+    assert link.small == 5 and type(link.small) is numpy.uint32
+    assert link.ratio == 0.25 and type(link.ratio) is float
 
 
 # -- path and ignore_names -------------------------------------------------------------------------------
@@ -395,6 +414,51 @@ def test_ignore_names(tmp_path, model, h):
     assert target.predictor.bn.N == 7
     with pytest.raises(TypeError, match="ignore_names"):
         serializers.load_npz(path, target, ignore_names=3)
+    # A list may mix key names and callables (Chainer 7 accepted that).
+    target = h.Classifier(h.MLP())
+    before = h.snapshot(target)
+    serializers.load_npz(path, target, ignore_names=[lambda key: key.endswith("/N"), "predictor/l1/W"])
+    assert target.predictor.bn.N == before["/predictor/bn/N"]
+    numpy.testing.assert_array_equal(target.predictor.l1.W.array, before["/predictor/l1/W"])
+
+
+def test_plain_dicts_save_as_their_keys(tmp_path):
+    # save_npz of a mapping (no serialize method) saves its values under their keys, nested
+    # mappings under their key as a prefix.
+    state = {"mean": numpy.arange(3.0), "N": numpy.array(2), "sub": {"x": numpy.ones(2)}}
+    path = tmp_path / "dict.npz"
+    serializers.save_npz(path, state)
+    with numpy.load(path) as npz:
+        assert sorted(npz.files) == ["N", "mean", "sub/x"]
+        numpy.testing.assert_array_equal(npz["sub/x"], numpy.ones(2))
+    with pytest.raises(TypeError, match="keys of a saved mapping must be str"):
+        serializers.save_npz(tmp_path / "bad.npz", {1: numpy.ones(1)})
+
+
+def test_npz_serialize_returns_the_dict_save_npz_writes():
+    from chainer.serializers import npz
+
+    link = chainer.Link()
+    with link.init_scope():
+        link.W = chainer.Parameter(numpy.arange(4.0).reshape(2, 2))
+    link.add_persistent("count", 3)
+    target = npz.serialize(link)
+    assert sorted(target) == ["W", "count"]
+    numpy.testing.assert_array_equal(target["W"], numpy.arange(4.0).reshape(2, 2))
+    assert target["count"] == 3
+
+
+def test_objects_outside_the_project_load_in_one_pass(tmp_path):
+    calls = []
+
+    class Counter:
+        def serialize(self, serializer):
+            calls.append(serializer("x", 0))
+
+    path = tmp_path / "x.npz"
+    numpy.savez(path, x=numpy.asarray(5))
+    serializers.load_npz(path, Counter())
+    assert calls == [5]
 
 
 # -- atomic saving ------------------------------------------------------------------------------------------

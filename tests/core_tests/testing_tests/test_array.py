@@ -41,3 +41,12 @@ def test_noncontiguous_copies_keep_the_values(shape):
     one = np.ones((1, 1))
     assert array._as_noncontiguous_array(one) is one
     assert array._as_noncontiguous_array(None) is None
+
+
+def test_lists_are_compared_as_arrays():
+    # Chainer 7's tests write expected values as lists ([0.3, 0.3, 30, 30]).
+    actual = chainer.Variable(np.array([0.3, 0.3, 30.0, 30.0], np.float32))
+    testing.assert_allclose(actual, [0.3, 0.3, 30, 30], rtol=1e-6)
+    testing.assert_allclose([[1, 2], [3, 4]], np.array([[1.0, 2.0], [3.0, 4.0]]))
+    with pytest.raises(AssertionError):
+        testing.assert_allclose(actual, [0.3, 0.3, 30, 31])

@@ -68,3 +68,26 @@ def test_a_skip_skips_the_whole_test_at_once(skip):
     with pytest.raises(unittest.SkipTest, match="not here"):
         condition.retry(3)(test)()
     assert len(calls) == 1
+
+
+def test_each_trial_of_a_test_method_gets_a_fresh_fixture():
+    events = []
+
+    class Case(unittest.TestCase):
+        def setUp(self):
+            events.append("setUp")
+            self.fixture = []
+
+        def tearDown(self):
+            events.append("tearDown")
+
+        @condition.retry(3)
+        def test_breaks_its_fixture_first(self):
+            self.fixture.append(len(events))
+            # The first trial fails; the second passes only if its fixture is new.
+            assert len(self.fixture) == 1 and events.count("setUp") == 2
+
+    result = unittest.TestResult()
+    Case("test_breaks_its_fixture_first").run(result)
+    assert result.wasSuccessful(), result.failures
+    assert events == ["setUp", "tearDown", "setUp", "tearDown"]

@@ -31,7 +31,7 @@ def test_sample_keeps_the_shape_and_feeds_negative_sampling():
 def test_moves_to_the_cpu_and_reports_its_device():
     sampler = utils.WalkerAlias([1.0, 2.0])
     assert sampler.use_gpu is False
-    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):  # as in Chainer 7
+    with pytest.warns(DeprecationWarning, match="to_cpu is deprecated"):
         assert sampler.to_cpu() is sampler
     assert sampler.device == chainer.get_device("@numpy")
     assert sampler.use_gpu is False

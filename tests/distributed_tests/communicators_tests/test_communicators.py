@@ -254,6 +254,7 @@ class M(chainer.Chain):
             self.c = chainer.Parameter(numpy.zeros(2, numpy.float64))
             self.lazy = chainer.Parameter()
 m = M()
+m.lazy.cleargrad()  # an uninitialized parameter's gradient is unreadable until cleared (Chainer 7)
 m.a.grad = ref(rank).astype(numpy.float32)
 m.b.grad = numpy.full(4, rank + 1, numpy.float16)
 m.c.grad = None if rank == 0 else numpy.full(2, 3.0)

@@ -143,6 +143,7 @@ enc_ref, dec_ref = L.NStepLSTM(2, 3, 4, 0.0), L.NStepLSTM(2, 3, 4, 0.0)
 for link in (enc_ref, dec_ref):
     for p in link.params():
         p.array = p.array.astype(numpy.float64)
+    link.cleargrads()  # the NaN float32 gradients of new parameters (as in Chainer 7)
 # single-process reference: the encoder's final states start the decoder
 xvs = [chainer.Variable(x) for x in xs]
 hy, cy, ys_enc = enc_ref(None, None, xvs)

@@ -32,3 +32,15 @@ def test_default_and_lazy_beta():
     np.testing.assert_allclose(y.array, [[0.0, 2 / (1 + np.exp(-2))], [1 / (1 + np.exp(-1)), -1 / (1 + np.exp(1))]])
     with pytest.raises(ValueError, match="Swish: cannot infer the shape of beta from an input of shape"):
         L.Swish(None)(np.ones(3, np.float32))
+
+
+def test_lazy_beta_covers_every_non_batch_axis():
+    # Swish(None): beta takes the shape of x.shape[1:], one value per element (Chainer 7).
+    layer = L.Swish(None)
+    x = np.random.uniform(-1, 1, (4, 3, 2)).astype(np.float32)
+    y = layer(x)
+    assert layer.beta.shape == (3, 2)
+    layer.beta.array[...] = np.arange(6, dtype=np.float32).reshape(3, 2)
+    y = layer(x)
+    beta = layer.beta.array
+    np.testing.assert_allclose(y.array, x / (1 + np.exp(-beta * x)), rtol=1e-5, atol=1e-7)

@@ -61,7 +61,8 @@ def test_bad_arguments():
 
 def test_zero_grads_fills_gradients_with_zeros():
     layer = L.Bilinear(1, 1, 1)
-    with pytest.warns(DeprecationWarning, match="zerograds? is deprecated"):  # as in Chainer 7
+    # The old name of zerograds, deprecated with it.
+    with pytest.warns(DeprecationWarning, match="zerograds is deprecated"):
         layer.zero_grads()
     for param in layer.params():
         np.testing.assert_array_equal(param.grad, 0)

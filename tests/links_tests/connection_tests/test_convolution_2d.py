@@ -140,3 +140,13 @@ def test_cudnn_fast_is_accepted_and_changes_nothing(ref):
     assert layer.cudnn_fast is True
     x = _x((1, 2, 2, 2))
     np.testing.assert_allclose(layer(x).array, ref.conv(x, layer.W.array, layer.b.array), rtol=1e-5, atol=1e-6)
+
+
+def test_from_params_of_a_grouped_convolution():
+    source = L.Convolution2D(4, 6, 3, stride=2, pad=1, groups=2)
+    layer = L.Convolution2D.from_params(source.W, source.b, stride=2, pad=1, groups=2)
+    assert layer.in_channels == 4 and layer.out_channels == 6 and layer.ksize == (3, 3)
+    x = np.random.uniform(-1, 1, (1, 4, 5, 5)).astype(np.float32)
+    np.testing.assert_array_equal(layer(x).array, source(x).array)
+    nd = L.ConvolutionND.from_params(source.W, source.b, stride=2, pad=1, groups=2)
+    assert nd.W.shape == source.W.shape and nd.stride == (2, 2)

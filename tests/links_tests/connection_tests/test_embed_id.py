@@ -58,3 +58,11 @@ def test_bad_arguments():
 
 def test_repr():
     assert repr(L.EmbedID(4, 2, ignore_label=-1)) == "EmbedID(in_size=4, out_size=2, ignore_label=-1)"
+
+
+def test_from_params():
+    source = L.EmbedID(5, 3)
+    layer = L.EmbedID.from_params(source.W, ignore_label=-1)
+    np.testing.assert_array_equal(layer.W.array, source.W.array)
+    assert layer.ignore_label == -1
+    np.testing.assert_array_equal(layer(np.array([-1, 2], np.int32)).array, [np.zeros(3), source.W.array[2]])

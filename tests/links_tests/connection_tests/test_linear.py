@@ -135,3 +135,24 @@ def test_gradients_of_the_documentation_example():
 def test_repr():
     assert repr(L.Linear(3, 2)) == "Linear(in_size=3, out_size=2, nobias=False)"
     assert repr(L.Linear(2, nobias=True)) == "Linear(in_size=None, out_size=2, nobias=True)"
+
+
+@pytest.mark.parametrize("nobias", [False, True])
+def test_from_params_copies_the_given_parameters(nobias):
+    source = L.Linear(3, 2, nobias=nobias)
+    layer = L.Linear.from_params(source.W, source.b, nobias=nobias)
+    assert (layer.in_size, layer.out_size) == (3, 2) and (layer.b is None) == nobias
+    np.testing.assert_array_equal(layer.W.array, source.W.array)
+    assert layer.W.array is not source.W.array
+    if not nobias:
+        np.testing.assert_array_equal(layer.b.array, source.b.array)
+    with pytest.raises(ValueError, match=r"Linear.from_params: b has 3 elements, W has 2 rows"):
+        L.Linear.from_params(source.W, np.zeros(3, np.float32))
+
+
+def test_a_shape_as_out_size_constructs_but_cannot_make_w():
+    # Chainer 7 accepts Linear((3, 3)) (the bias takes the shape); W cannot be created.
+    layer = L.Linear((3, 3))
+    assert layer.out_size == (3, 3) and layer.b.shape == (3, 3)
+    with pytest.raises(ValueError, match=r"Linear: out_size must be an int to create W, got \(3, 3\)"):
+        layer(np.ones((1, 2), np.float32))

@@ -127,3 +127,25 @@ def test_bad_inputs():
         link(numpy.zeros((2, 4), numpy.float32), numpy.array([0, 1], numpy.int32))
     with pytest.raises(ValueError, match=r"t must be an int array of shape \(2,\)"):
         link(x, numpy.array([0.0, 1.0]))
+
+
+def test_tree_parser_and_function_expose_the_paths():
+    from chainer.links.loss import hierarchical_softmax
+
+    parser = hierarchical_softmax.TreeParser(numpy.float32)
+    parser.parse(TREE)
+    assert parser.size() == 4
+    for word, steps in PATHS.items():
+        numpy.testing.assert_array_equal(parser.get_paths()[word], [node for node, _ in steps])
+        numpy.testing.assert_array_equal(parser.get_codes()[word], [code for _, code in steps])
+    func = hierarchical_softmax.BinaryHierarchicalSoftmaxFunction(TREE)
+    assert func.paths.shape == (5, 3) and func.n_vocab == 5
+    W = numpy.random.uniform(-1, 1, (4, 3))
+    x = numpy.random.uniform(-1, 1, (2, 3))
+    t = numpy.array([1, 3], numpy.int32)
+    numpy.testing.assert_allclose(func(x, t, W).array, expected_loss(W, x, t), rtol=1e-12)
+    # The link computes through its own function object (link._func), whose tables are
+    # those the link moves between devices.
+    link = L.BinaryHierarchicalSoftmax(3, TREE)
+    assert isinstance(link._func, hierarchical_softmax.BinaryHierarchicalSoftmaxFunction)
+    assert link.codes is link._func.codes

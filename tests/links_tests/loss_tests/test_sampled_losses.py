@@ -77,6 +77,19 @@ def test_black_out_forward(dtype):
     )
 
 
+def test_black_out_sample_data_replaces_the_sampler():
+    # sample_data set on the link is used instead of drawing (as in Chainer 7).
+    link = L.BlackOut(3, [1, 2, 3, 4, 5], 2)
+    samples = numpy.array([[1, 2], [3, 4], [0, 0]], numpy.int32)
+    link.sample_data = samples
+    x = numpy.random.uniform(-1, 1, (3, 3)).astype(numpy.float32)
+    t = numpy.array([0, 2, 4], numpy.int32)
+    first, second = link(x, t), link(x, t)
+    expected = black_out_reference(link.W.array, x, t, samples)
+    numpy.testing.assert_allclose(first.array, expected, rtol=1e-5)
+    numpy.testing.assert_allclose(second.array, expected, rtol=1e-5)
+
+
 def test_negative_sampling_parameters_and_sampler():
     link = L.NegativeSampling(3, [1, 0, 16], 4, power=0.5)
     assert link.W.shape == (3, 3) and link.W.dtype == numpy.float32

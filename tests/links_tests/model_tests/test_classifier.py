@@ -109,12 +109,14 @@ def test_custom_functions():
 
 
 def test_bad_label_keys():
-    with pytest.raises(TypeError, match="Classifier: label_key must be an int or a str, got float"):
+    # Messages carry the phrases Chainer 7's tests match ("label_key must be int or str",
+    # "Label key").
+    with pytest.raises(TypeError, match="Classifier: label_key must be int or str, got float"):
         L.Classifier(L.Linear(2, 2), label_key=1.0)
     x, t = _data()
-    with pytest.raises(ValueError, match="Classifier: label_key 2 is out of bounds for 2 positional argument"):
+    with pytest.raises(ValueError, match="Classifier: Label key 2 is out of bounds for 2 positional argument"):
         L.Classifier(L.Linear(4, 3), label_key=2)(x, t)
-    with pytest.raises(ValueError, match="Classifier: label key 'label' is not found"):
+    with pytest.raises(ValueError, match="Classifier: Label key 'label' is not found"):
         L.Classifier(L.Linear(4, 3), label_key="label")(x, t=t)
 
 

@@ -163,6 +163,9 @@ def test_bad_arguments():
         L.BatchNormalization(axis=(2, 0))
     with pytest.raises(ValueError, match="BatchNormalization: size must be a positive int"):
         L.BatchNormalization(0)
+    # A size of the wrong type is a TypeError, as in Chainer 7.
+    with pytest.raises(TypeError, match=r"BatchNormalization: size must be a positive int.*got \{\}"):
+        L.BatchNormalization({})
     with pytest.raises(ValueError, match=r"BatchNormalization: decay must be a real number >= 0.0 and <= 1.0, got 'x'"):
         L.BatchNormalization(3, decay="x")
     with pytest.raises(ValueError, match=r"BatchNormalization: eps must be a real number > 0.0, got 0"):

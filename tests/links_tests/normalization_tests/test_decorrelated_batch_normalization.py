@@ -100,3 +100,37 @@ def test_bad_arguments():
     ):
         L.DecorrelatedBatchNormalization(5, groups=2)
     assert L.DecorrelatedBatchNormalization(16).groups == 16
+
+
+def test_loads_statistics_saved_without_the_group_axis(tmp_path):
+    # Models of Chainer before v7 saved one (C,) mean and (C, C) projection for all groups.
+    from chainer import serializers
+
+    C = 3
+    mean = np.random.uniform(-1, 1, C).astype(np.float32)
+    projection = np.random.uniform(0.5, 1, (C, C)).astype(np.float32)
+    path = tmp_path / "old.npz"
+    serializers.save_npz(path, {"avg_mean": mean, "avg_projection": projection, "N": np.array(4)})
+    grouped = L.DecorrelatedBatchNormalization(2 * C, groups=2)
+    with pytest.warns(UserWarning, match="saved without a group axis"):
+        serializers.load_npz(path, grouped)
+    np.testing.assert_array_equal(grouped.avg_mean, np.stack([mean, mean]))
+    np.testing.assert_array_equal(grouped.avg_projection, np.stack([projection, projection]))
+    assert grouped.N == 4
+    single = L.DecorrelatedBatchNormalization(C, groups=1)
+    serializers.load_npz(path, single)  # one group: nothing to warn about
+    np.testing.assert_array_equal(single.avg_mean, mean[None])
+    wrong = L.DecorrelatedBatchNormalization(4, groups=1)
+    with pytest.raises(ValueError, match=r"cannot load avg_mean: the file has shape \(3,\)"):
+        serializers.load_npz(path, wrong)
+
+
+def test_fix_functions_add_the_group_axis():
+    from chainer.links.normalization import decorrelated_batch_normalization as dbn
+
+    mean = np.arange(3.0)
+    fixed = dbn.fix_avg_mean(mean, 2)
+    np.testing.assert_array_equal(fixed, [mean, mean])
+    assert fixed.flags.writeable
+    projection = np.eye(3)
+    np.testing.assert_array_equal(dbn.fix_avg_projection(projection, 4), np.stack([projection] * 4))

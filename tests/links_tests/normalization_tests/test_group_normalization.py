@@ -64,3 +64,21 @@ def test_bad_arguments():
         L.GroupNormalization(2)(np.ones((2, 5), np.float32))
     with pytest.raises(ValueError, match="GroupNormalization: the input must have a batch and a channel axis"):
         L.GroupNormalization(2)(np.ones(4, np.float32))
+
+
+@pytest.mark.parametrize(
+    "config_dtype, expected",
+    [(np.float16, np.float16), (np.float64, np.float64), (chainer.mixed16, np.float32)],
+)
+def test_parameters_take_the_high_precision_dtype_at_construction(config_dtype, expected):
+    with chainer.using_config("dtype", config_dtype):
+        layer = L.GroupNormalization(2, initial_gamma=np.ones(4, np.float32))
+    # Created later, outside the configuration: the dtype chosen at construction holds.
+    layer._initialize_params(4)
+    assert layer.gamma.dtype == expected and layer.beta.dtype == expected
+
+
+def test_groups_that_are_not_ints_fail_when_applied():
+    layer = L.GroupNormalization(3.5)  # accepted at construction, as in Chainer 7
+    with pytest.raises(TypeError, match="GroupNormalization: groups must be an int, got float 3.5"):
+        layer(np.ones((2, 7, 2), np.float32))

@@ -125,3 +125,21 @@ def test_bad_arguments():
         L.StatefulGRU(3, None)
     with pytest.raises(ValueError, match=r"StatelessGRU: h must be a 2-D float array of shape \(batch, 4\)"):
         L.StatelessGRU(3, 4)(numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize("cls", [L.StatelessGRU, L.StatefulGRU, L.GRU])
+def test_input_size_inferred_from_the_first_input(cls):
+    # in_size=None: the W_* maps are created at the first call (Chainer 7 allows it).
+    link = cls(None, 4)
+    assert link.W_r.W.array is None and link.U_r.W.shape == (4, 4)
+    h = numpy.random.uniform(-1, 1, (2, 4)).astype(numpy.float32)
+    x = numpy.random.uniform(-1, 1, (2, 5)).astype(numpy.float32)
+    if cls is L.StatelessGRU:
+        y = link(h, x)
+        expected = gru_step(link, h.astype(numpy.float64), x.astype(numpy.float64))
+    else:
+        link.set_state(h)
+        y = link(x)
+        expected = gru_step(link, h.astype(numpy.float64), x.astype(numpy.float64))
+    assert link.W_r.W.shape == (4, 5)
+    numpy.testing.assert_allclose(y.array, expected, atol=1e-6, rtol=1e-5)

@@ -112,7 +112,7 @@ def test_batch_shrinks_and_rest_of_state_is_kept():
     numpy.testing.assert_allclose(y1.array, h1, rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(link.h.array, numpy.concatenate([h1, h0[2:]]), rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(link.c.array, numpy.concatenate([c1, c0[2:]]), rtol=1e-5, atol=1e-6)
-    with pytest.raises(ValueError, match="batch size of x .4. must be at most that of the previous state h .3."):
+    with pytest.raises(TypeError, match="batch size of x .4. must be at most that of the previous state h .3."):
         link(numpy.zeros((4, 2), numpy.float32))
 
 
@@ -127,8 +127,8 @@ def test_set_state_and_reset_state():
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-5, atol=1e-6)
     link.reset_state()
     assert link.c is None and link.h is None
-    with pytest.raises(ValueError, match=r"LSTM.set_state: c must be a 2-D float array of shape \(batch, 3\)"):
-        link.set_state(numpy.zeros((2, 4), numpy.float32), h)
+    with pytest.raises(ValueError, match=r"LSTM.set_state: c must be a 2-D float array of shape \(batch, n\)"):
+        link.set_state(numpy.zeros((2,), numpy.float32), h)
     with pytest.raises(TypeError, match="LSTM.set_state: h must be a Variable or an array, got list"):
         link.set_state(c, [[0.0]])
     with pytest.raises(ValueError, match="c and h must have the same shape"):
@@ -227,3 +227,19 @@ def test_bad_arguments():
         L.StatelessLSTM(2, 3, bias_init="zero")
     with pytest.raises(TypeError, match="LSTM: x must be a Variable or an array, got list"):
         L.LSTM(2, 3)([[1.0, 2.0]])
+
+
+def test_set_state_accepts_a_state_checked_only_when_used():
+    # Chainer 7 takes any 2-D state in set_state; a wrong width fails at the next step.
+    link = L.LSTM(5, 7)
+    c = numpy.zeros((3, 5), numpy.float32)
+    link.set_state(c, c)
+    assert link.c.shape == (3, 5)
+    with pytest.raises(Exception, match="(?i)shape|size|mismatch|type"):
+        link(numpy.zeros((3, 5), numpy.float32))
+
+
+def test_empty_first_batch_initializes_the_lazy_input_size():
+    link = L.LSTM(4)
+    y = link(numpy.zeros((0, 3), numpy.float32))
+    assert y.shape == (0, 4) and link.upward.W.shape == (16, 3)

@@ -15,13 +15,13 @@ def sigmoid(x):
 def mgu_step(link, h, x):
     """f = σ(W_f [h; x]), h̄ = tanh(W_h̄ [f h; x]), h_new = (1 - f) h + f h̄."""
     f = sigmoid(numpy.concatenate([h, x], 1) @ link.W_f.W.array.T + link.W_f.b.array)
-    h_bar = numpy.tanh(numpy.concatenate([f * h, x], 1) @ link.W_h_bar.W.array.T + link.W_h_bar.b.array)
+    h_bar = numpy.tanh(numpy.concatenate([f * h, x], 1) @ link.W_h.W.array.T + link.W_h.b.array)
     return (1 - f) * h + f * h_bar
 
 
 def test_parameters():
     link = L.StatelessMGU(3, 4)
-    assert link.W_f.W.shape == (4, 7) and link.W_h_bar.W.shape == (4, 7)
+    assert link.W_f.W.shape == (4, 7) and link.W_h.W.shape == (4, 7)
     numpy.testing.assert_array_equal(link.W_f.b.array, numpy.zeros(4))
 
 
@@ -61,12 +61,12 @@ def test_gradient():
 
 def test_npz_device_copy(link_checks, tmp_path):
     link = L.StatefulMGU(3, 2)
-    keys = ["W_f/W", "W_f/b", "W_h_bar/W", "W_h_bar/b"]
+    keys = ["W_f/W", "W_f/b", "W_h/W", "W_h/b"]
     link_checks.npz_round_trip(link, L.StatefulMGU(3, 2), keys, tmp_path)
     # F.concat (core) returns plain NumPy arrays for the fake device's ndarray subclass,
     # so only the move itself is checked there.
     link_checks.device_round_trip(link, None)
-    link_checks.copy_and_repeat(link, random_params=["/W_f/W", "/W_h_bar/W"])
+    link_checks.copy_and_repeat(link, random_params=["/W_f/W", "/W_h/W"])
 
 
 def test_bad_arguments():

@@ -66,6 +66,10 @@ from chainer.distribution import Distribution, cross_entropy, kl_divergence, reg
 from chainer.function import Function, FunctionAdapter, force_backprop_mode, no_backprop_mode
 from chainer.function_hook import FunctionHook, get_function_hooks
 from chainer.function_node import FunctionNode
+
+# Chainer 7 made the module that installs Variable's operators reachable as chainer.basic_math
+# (its tests and some user code import it from there).
+from chainer.functions.math import basic_math
 from chainer.graph_optimizations import static_code, static_graph
 from chainer.initializer import Initializer
 from chainer.link import Chain, ChainList, Link

@@ -58,10 +58,14 @@ class ChainList(_link.Link, collections.abc.MutableSequence):  # type: ignore[mi
     def __getitem__(self, index: Any) -> Any:
         return self._children[index]
 
-    def __setitem__(self, index: int, value: _link.Link) -> None:
+    def __setitem__(self, index: Any, value: Any) -> None:
         if isinstance(index, slice):
-            raise TypeError(f"{type(self).__name__}: slice assignment is not supported; assign one link at a time")
-        _check_link(self, value, "__setitem__")
+            value = list(value)
+            for link in value:
+                _check_link(self, link, "__setitem__")
+        else:
+            _check_link(self, value, "__setitem__")
+        # List semantics, slices included (an extended slice needs as many links as it selects).
         self._children[index] = value
         self._rename_children()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+import weakref
 from typing import Any
 
 import numpy
@@ -9,6 +11,11 @@ import numpy
 import chainer
 from chainer import backend, initializers, variable
 from chainer.backends import cuda
+
+_PENDING_GRAD_MESSAGE = (
+    "Cannot retrieve Parameter.grad: the gradient of a parameter created without an array is made by "
+    "initialize(); until then set it, or call cleargrad() (or Link.cleargrads()) first."
+)
 
 
 def _is_array(value: Any) -> bool:
@@ -37,6 +44,14 @@ class Parameter(variable.Variable):
     Attributes:
         initializer: The initializer used by :meth:`initialize`.
         update_rule: The :class:`~chainer.UpdateRule` an optimizer set, or ``None``.
+
+    As in Chainer 7, the gradient of a parameter created by an initializer is filled with
+    NaN until :meth:`cleargrad` (or :meth:`~chainer.Link.cleargrads`) is called, so that a
+    backward pass that forgot to clear the gradients shows NaN instead of silently
+    accumulating. The gradient of a parameter that is not initialized yet cannot be read
+    (``RuntimeError``) until it is set or cleared; :meth:`initialize` then creates it
+    NaN-filled (zero-filled after :meth:`zerograd`). A parameter given its array directly
+    starts with no gradient.
     """
 
     def __init__(
@@ -53,31 +68,81 @@ class Parameter(variable.Variable):
                 f"chainer.Parameter: initializer must be None, a scalar, an array or an initializer, "
                 f"got {type(initializer).__name__}"
             )
-        data = None
+        data = grad = None
+        grad_initializer: Any = None
         if shape is None:
             if _is_array(initializer):
                 data = initializer
                 initializer = initializers.Constant(initializer)
+            else:
+                grad_initializer = initializers.NaN()
         else:
             if _is_array(initializer):
                 # With a shape, an array is a value to fill with (broadcast), as in Chainer 7.
                 initializer = initializers.Constant(initializer)
             data = initializers.generate_array(initializer, shape, numpy)
-        super().__init__(data, name=name)
+            grad = numpy.full_like(data, numpy.nan) if data.dtype.kind in "fc" else numpy.zeros_like(data)
+        super().__init__(data, name=name, grad=grad)
         self.initializer = initializer
         self.update_rule: Any = None
         self._initial_device: backend.Device | None = None
-        self._grad_initializer: Any = None
+        # How initialize() creates the gradient; None: no gradient until backprop makes one.
+        self._grad_initializer = grad_initializer
+        # Reading .grad is an error until the gradient is set, cleared or created (Chainer 7).
+        self._grad_unset = grad_initializer is not None
+        # The parameters of Link.copy(mode='share') copies that share this one's array slot.
+        self._share_group: list[weakref.ref[Parameter]] | None = None
 
     # -- state -------------------------------------------------------------------------
+
+    @property
+    def array(self) -> Any:
+        """The underlying array (shared with the parameters of share-mode link copies)."""
+        return self._array
+
+    @array.setter
+    def array(self, value: Any) -> None:
+        set_array = variable.Variable.array.fset  # type: ignore[attr-defined]
+        set_array(self, value)
+        group = self._share_group
+        if group is not None:
+            for ref in group:
+                other = ref()
+                if other is not None and other is not self:
+                    set_array(other, value)
+
+    data = array
+    raw_array = array
+
+    def _share_array_with(self, other: Parameter) -> None:
+        """Make ``other`` (a fresh copy of this parameter) see every array this one is given
+        and vice versa, like the copies of Chainer 7's ``Link.copy(mode='share')``."""
+        group = self._share_group
+        if group is None:
+            group = self._share_group = [weakref.ref(self)]
+        group[:] = [ref for ref in group if ref() is not None]
+        group.append(weakref.ref(other))
+        other._share_group = group
+
+    def _leave_share_group(self) -> None:
+        group = self._share_group
+        if group is not None:
+            group[:] = [ref for ref in group if ref() is not None and ref() is not self]
+            self._share_group = None
 
     @property
     def dtype(self) -> Any:
         array = self._array
         if array is not None:
             return array.dtype
-        init_dtype = getattr(self.initializer, "dtype", None)
-        return chainer.get_dtype(init_dtype)
+        initializer = self.initializer
+        if not hasattr(initializer, "dtype"):
+            # A plain function as initializer: the array it fills decides (Chainer 7).
+            raise RuntimeError(
+                "Parameter.dtype: the parameter is not initialized and its initializer states no dtype; "
+                "give the initializer a dtype attribute or initialize the parameter first"
+            )
+        return chainer.get_dtype(initializer.dtype)
 
     def is_initialized(self) -> bool:
         """Whether the array has been created."""
@@ -95,22 +160,64 @@ class Parameter(variable.Variable):
         device = self._initial_device
         data = initializers.generate_array(self.initializer, shape, numpy, device=device)
         self.array = data
-        if self._grad_initializer is not None:
-            self.grad = self.device.xp.zeros_like(data)
-            self._grad_initializer = None
+        grad_initializer = self._grad_initializer
+        self._grad_initializer = None
+        self._grad_unset = False
+        if grad_initializer is None:
+            self._grad_var = None
+        else:
+            fill = numpy.nan if data.dtype.kind in "fc" and isinstance(grad_initializer, initializers.NaN) else 0
+            self._grad_var = variable.Variable(self.device.xp.full_like(data, fill), requires_grad=False)
 
     # -- gradients ------------------------------------------------------------------------
 
+    @property
+    def grad(self) -> Any:
+        """The gradient array; see the class description for its initial state."""
+        gv = self._grad_var
+        if gv is None:
+            if self._grad_unset:
+                raise RuntimeError(_PENDING_GRAD_MESSAGE)
+            return None
+        return gv._array
+
+    @grad.setter
+    def grad(self, g: Any) -> None:
+        variable.Variable.grad.fset(self, g)  # type: ignore[attr-defined]
+        self._grad_unset = False
+
     def cleargrad(self) -> None:
-        super().cleargrad()
+        self._grad_var = None
         self._grad_initializer = None
+        self._grad_unset = False
 
     def zerograd(self) -> None:
+        """Fill the gradient with zeros (deprecated as in Chainer 7: use :meth:`cleargrad`)."""
+        warnings.warn(
+            "Parameter.zerograd is deprecated. Use Parameter.cleargrad instead.", DeprecationWarning, stacklevel=2
+        )
+        self._zerograd()
+
+    def _zerograd(self) -> None:
+        self._grad_unset = False
         if self._array is None:
             # Zero the gradient once the array exists.
             self._grad_initializer = initializers.Zero()
             return
-        super().zerograd()
+        self._grad_initializer = None
+        gv = self._grad_var
+        if gv is None or gv._array is None:
+            self._grad_var = variable.Variable(self.device.xp.zeros_like(self._array), requires_grad=False)
+        else:
+            gv._array.fill(0)
+            gv.unchain()
+
+    def addgrad(self, var: variable.Variable) -> None:
+        # A gradient still waiting for initialize() counts as none: the added one replaces it.
+        if self._grad_var is None and var.grad is not None:
+            self._grad_initializer = None
+            self._grad_unset = False
+        super().addgrad(var)
 
     def update(self) -> None:
         """Update the array with :attr:`update_rule` (no-op without one)."""
@@ -121,6 +228,8 @@ class Parameter(variable.Variable):
 
     def to_device(self, device: Any) -> Parameter:
         dev = backend._get_device_compat(device)
+        # A parameter on another device no longer shares its array slot with link copies.
+        self._leave_share_group()
         if self._array is None:
             self._initial_device = dev
             return self
@@ -144,7 +253,9 @@ class Parameter(variable.Variable):
     def __getstate__(self) -> dict[str, Any]:
         return {
             "array": self._array,
-            "grad": self.grad,
+            "grad": None if self._grad_var is None else self._grad_var._array,
+            "grad_initializer": self._grad_initializer,
+            "grad_unset": self._grad_unset,
             "name": self._name,
             "initializer": self.initializer,
             "update_rule": self.update_rule,
@@ -159,9 +270,13 @@ class Parameter(variable.Variable):
         self.initializer = state["initializer"]
         self.update_rule = state["update_rule"]
         self._initial_device = state["initial_device"]
-        self._grad_initializer = None
+        self._grad_initializer = state.get("grad_initializer")
+        self._grad_unset = state.get("grad_unset", False)
+        self._share_group = None
         for key, value in state["extra"].items():
             setattr(self, key, value)
 
 
-_PARAM_ATTRS = frozenset({"initializer", "update_rule", "_initial_device", "_grad_initializer"})
+_PARAM_ATTRS = frozenset(
+    {"initializer", "update_rule", "_initial_device", "_grad_initializer", "_grad_unset", "_share_group"}
+)

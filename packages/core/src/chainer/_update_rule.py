@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import copy
+import collections.abc
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -128,25 +128,33 @@ class UpdateRule:
     def update(self, param: variable.Variable) -> None:
         """Update ``param`` from its gradient.
 
-        Skipped when the rule is disabled or the parameter has no array or gradient.
-        A gradient computed with a loss scale (``param._loss_scale``, set by
+        Nothing happens when the rule is disabled. Otherwise :attr:`t` counts the update
+        and the hooks and :meth:`update_core` run, as in Chainer 7 even for a parameter
+        without an array or a gradient (the update formulas skip those). A gradient
+        computed with a loss scale (``param._loss_scale``, set by
         ``backward(loss_scale=...)``) is divided by the scale first. With
         :meth:`use_fp32_update` on, a float16 parameter is updated through a float32
         master copy (gradient cast, then unscaled, in float32).
         """
-        if not self.enabled or param.array is None or param.grad is None:
+        if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and _dtype_or_none(param) == numpy.float16:
             self._update_through_fp32(param)
             return
-        scale = param._loss_scale
-        if scale is not None:
-            param.grad = _unscaled(param.grad, scale)
-            param._loss_scale = None
-        elif self._pre_update_hooks and not is_own_array(param.grad):
-            param.grad = param.grad.copy()  # hooks write into the gradient
-        self._prepare(param)
+        grad = peek_grad(param)
+        if param.array is not None and grad is not None:
+            scale = param._loss_scale
+            if scale is not None:
+                param.grad = _unscaled(grad, scale)
+                param._loss_scale = None
+            elif self._pre_update_hooks and not is_own_array(grad):
+                param.grad = grad.copy()  # hooks write into the gradient
+        if param.array is not None:
+            self._prepare(param)
+        self._run_rule(param)
+
+    def _run_rule(self, param: variable.Variable) -> None:
         for hook in tuple(self._pre_update_hooks.values()):
             hook(self, param)
         self.update_core(param)
@@ -154,6 +162,14 @@ class UpdateRule:
             hook(self, param)
 
     def _update_through_fp32(self, param: variable.Variable) -> None:
+        if param.array is None:
+            # The rule sees a float32 stand-in, uninitialized like the parameter.
+            from chainer import _parameter, initializers
+
+            stand_in = _parameter.Parameter(initializers.NaN(numpy.float32), name=param.name)
+            stand_in.cleargrad()
+            self._run_rule(stand_in)
+            return
         master = self._fp32_param
         if master is None or master.shape != param.shape:
             master = self._fp32_param = variable.Variable(param.array.astype(numpy.float32), name=param.name)
@@ -161,17 +177,14 @@ class UpdateRule:
             master.to_device(param.device)
         # Unscale in float32: in float16 small gradients would underflow. The float16
         # gradient stays as it is (still scaled, with its _loss_scale).
-        grad = param.grad.astype(numpy.float32)
+        grad = peek_grad(param)
+        grad = None if grad is None else grad.astype(numpy.float32)
         scale = param._loss_scale
-        if scale is not None:
+        if scale is not None and grad is not None:
             grad /= numpy.float32(scale)
         master.grad = grad
         self._prepare(master)
-        for hook in tuple(self._pre_update_hooks.values()):
-            hook(self, master)
-        self.update_core(master)
-        for hook in tuple(self._post_update_hooks.values()):
-            hook(self, master)
+        self._run_rule(master)
         param.array[...] = master.array
         master.grad = None
 
@@ -236,9 +249,15 @@ class UpdateRule:
 
     def serialize(self, serializer: Any) -> None:
         """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
+        self._serialize(serializer, param_initialized=True)
+
+    def _serialize(self, serializer: Any, param_initialized: bool) -> None:
+        # param_initialized: whether the parameter of this rule has its array. An optimizer
+        # passes it so that a rule whose parameter was never initialized (it counted
+        # updates but made no state) loads from a file without state.
         loading = _is_deserializer(serializer)
-        if loading and getattr(serializer, "_validating", False) and hasattr(serializer, "_peek"):
-            self._check_loadable(serializer)
+        if loading and getattr(serializer, "_validating", False) is True and hasattr(serializer, "_peek"):
+            self._check_loadable(serializer, param_initialized)
             return
         self.t = serializer("t", self.t)
         if loading:
@@ -251,22 +270,28 @@ class UpdateRule:
         if not loading:
             return
         loaded: dict[str, Any] = {}
+        first_missing: KeyError | None = None
         for key in self._state_keys():
             try:
                 value = serializer(key, None)
-            except KeyError:
-                # A rule that never updated (frozen, or saved before the first update)
-                # saved no state; any other missing key is a mismatch worth reporting.
-                if self.enabled and self.t > 0:
-                    raise
-                value = None
+            except KeyError as error:
+                first_missing = first_missing or error
+                continue
             if value is None:
                 # No state saved: it is created at the next update.
                 return
             loaded[key] = value
+        if first_missing is not None:
+            # A rule that made no state (frozen, saved before its first update, or whose
+            # parameter was never initialized) saved none: it is created at the next
+            # update. A partial state, or none after updates of an initialized
+            # parameter (another optimizer's file), is a mismatch (strict mode).
+            if self.enabled and (loaded or (param_initialized and self.t > 0)):
+                raise first_missing
+            return
         self._state = loaded
 
-    def _check_loadable(self, serializer: Any) -> None:
+    def _check_loadable(self, serializer: Any, param_initialized: bool) -> None:
         # The validation pass of load_npz/load_hdf5: raise what the loading pass would
         # raise, change nothing. Its deserializer hands out no values, so the saved t and
         # state, on which the checks depend, are read with _peek.
@@ -279,24 +304,47 @@ class UpdateRule:
         # The check above made sure that a saved t is a single integral number.
         saved_t = serializer._peek("t", self.t)
         saved_t = 0 if saved_t is None else int(numpy.asarray(saved_t).reshape(()).item())
-        for key in self._state_keys():
-            saved = serializer._peek(key, missing)
-            if saved is missing:
-                if self.enabled and saved_t > 0:
-                    serializer(key, None)  # raises the deserializer's missing-key error (strict mode)
-                return
-            if saved is None:
-                return
+        keys = self._state_keys()
+        saved = {key: serializer._peek(key, missing) for key in keys}
+        if any(value is None for value in saved.values()):
+            return
+        absent = [key for key in keys if saved[key] is missing]
+        if absent:
+            # The same rule as the loading pass.
+            partial = len(absent) < len(keys)
+            if self.enabled and (partial or (param_initialized and saved_t > 0)):
+                serializer(absent[0], None)  # raises the deserializer's missing-key error (strict mode)
+            return
+        for key in keys:
             serializer(key, None)
 
     def _state_keys(self) -> list[str]:
         # The names init_state creates, found by running it on a one-element dummy
-        # parameter without touching this rule.
-        probe = copy.copy(self)
-        probe._state = {}
-        dummy = numpy.zeros(1, dtype=numpy.float32)
-        probe.init_state(variable.Variable(dummy, grad=dummy.copy()))
-        return list(probe._state)
+        # parameter. It runs on this rule itself (an init_state may refer to the rule
+        # object rather than to self), whose state is None again afterwards.
+        self._state = {}
+        try:
+            dummy = numpy.zeros(1, dtype=numpy.float32)
+            self.init_state(variable.Variable(dummy, grad=dummy.copy()))
+            return list(self._state)
+        finally:
+            self._state = None
+
+
+def _dtype_or_none(param: Any) -> Any:
+    try:
+        return param.dtype
+    except RuntimeError:  # an uninitialized parameter whose dtype is not known yet
+        return None
+
+
+def peek_grad(param: Any) -> Any:
+    """The gradient of ``param``, ``None`` also for a parameter whose gradient cannot be read
+    yet (created uninitialized and never cleared: reading ``grad`` raises)."""
+    try:
+        return param.grad
+    except RuntimeError:
+        return None
 
 
 def _unscaled(grad: Any, scale: float) -> Any:
@@ -332,7 +380,10 @@ def _is_deserializer(serializer: Any) -> bool:
 def _hook_name(owner: str, hook: Any, name: str | None) -> str:
     if name is None:
         name = getattr(hook, "name", None) or getattr(hook, "__name__", None)
-    if not isinstance(name, str) or not name:
+    if isinstance(name, str) and name:
+        return name
+    # Chainer 7 keys a hook by any name object it has (a mock's name, for instance).
+    if name is None or isinstance(name, str) or not isinstance(name, collections.abc.Hashable):
         raise ValueError(
             f"{owner}.add_hook: the hook {hook!r} has no name; pass name=... or give it a 'name' attribute"
         )
@@ -352,9 +403,11 @@ def _add_hook(
     if timing not in _TIMINGS:
         raise ValueError(f"{owner}.add_hook: timing must be one of {_TIMINGS}, got {timing!r}")
     if timing == "auto":
+        # A hook without a usable timing attribute (not 'pre' or 'post') runs before the
+        # update, as in Chainer 7.
         timing = getattr(hook, "timing", "pre")
-        if timing not in ("pre", "post"):
-            raise ValueError(f"{owner}.add_hook: the hook's timing attribute must be 'pre' or 'post', got {timing!r}")
+        if not isinstance(timing, str) or timing not in ("pre", "post"):
+            timing = "pre"
     name = _hook_name(owner, hook, name)
     if name in pre or name in post:
         raise KeyError(f'{owner}.add_hook: a hook named "{name}" already exists')

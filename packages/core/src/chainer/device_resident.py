@@ -20,6 +20,17 @@ from chainer.backends import _chainerx, cuda
 # The legacy per-class move methods. A subclass that overrides one of them (Chainer <= 5
 # style, e.g. to move extra arrays in ``to_gpu``) is moved through its override.
 _LEGACY_METHODS = ("to_cpu", "to_gpu", "to_intel64")
+# The methods that every move goes through: a subclass cannot replace them.
+_SEALED_METHODS = ("to_device", "to_chx", "from_chx")
+_LEGACY_TARGETS = {"to_cpu": "'@numpy'", "to_gpu": "'@cupy:N'", "to_intel64": "'@intel64'"}
+
+
+def _warn_legacy(method: str) -> None:
+    # No stacklevel: attributed to Chainer as in Chainer 7, so that Python's default
+    # filters keep it out of the output of unchanged Chainer 7 scripts.
+    warnings.warn(
+        f"{method} is deprecated. Please use to_device({_LEGACY_TARGETS[method]}) instead.", DeprecationWarning
+    )
 
 
 class DeviceResidentsVisitor:
@@ -53,6 +64,37 @@ class DeviceResident:
 
     def __init__(self) -> None:
         self._device = backend.cpu()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for method in _SEALED_METHODS:
+            if method in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides DeviceResident.{method}, which cannot be overridden: "
+                    "override device_resident_accept() to show the visitor what the class owns"
+                )
+        for method in _LEGACY_METHODS:
+            if method in cls.__dict__:
+                warnings.warn(
+                    f"{cls.__name__} overrides DeviceResident.{method}, which is deprecated (as in Chainer 7): "
+                    "override device_resident_accept() instead",
+                    DeprecationWarning,  # no stacklevel: from inside Chainer, as Chainer 7's warning
+                )
+
+    @property
+    def _device_id(self) -> int | None:
+        """The CUDA device ID of :attr:`device`, or ``None`` off the GPU (the Chainer v5
+        attribute; deprecated, as in Chainer 7: use :attr:`device`)."""
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn(
+            f"{type(self).__name__}._device_id is left only for backward compatibility and likely to be removed. "
+            f"Use {type(self).__name__}.device instead.",
+            DeprecationWarning,
+        )
+        device = self._device
+        if isinstance(device, backend.GpuDevice):
+            return int(device.device.id)
+        return None
 
     @property
     def device(self) -> _backend.Device:
@@ -91,9 +133,9 @@ class DeviceResident:
     def to_cpu(self) -> DeviceResident:
         """Move this object and everything it owns to the CPU, in place; returns ``self``.
 
-        Deprecated, as in Chainer 7: use ``to_device('@numpy')``.
+        Deprecated as in Chainer 7: use ``to_device('@numpy')``.
         """
-        _warn_legacy_move("to_cpu", "'@numpy'")
+        _warn_legacy("to_cpu")
         self._move(backend.cpu(), ("to_cpu", ()))
         return self
 
@@ -107,23 +149,23 @@ class DeviceResident:
         Returns:
             ``self``.
 
-        Deprecated, as in Chainer 7: use ``to_device('@cupy:N')``.
+        Deprecated as in Chainer 7: use ``to_device('@cupy:N')``.
         """
         if isinstance(device, backend.GpuDevice):
             dev = device
         else:
             dev = backend.GpuDevice(cuda._resolve_cuda_device(device))
-        _warn_legacy_move("to_gpu", f"'@cupy:{dev.device.id}'")
+        _warn_legacy("to_gpu")  # once the GPU is found, as in Chainer 7
         self._move(dev, ("to_gpu", (dev.device.id,)))
         return self
 
     def to_intel64(self) -> DeviceResident:
         """Move this object to the Intel64 (iDeep) backend, in place (needs ``ideep4py``).
 
-        Deprecated, as in Chainer 7: use ``to_device('@intel64')``.
+        Deprecated as in Chainer 7: use ``to_device('@intel64')``.
         """
         dev = backend.get_device("@intel64")
-        _warn_legacy_move("to_intel64", "'@intel64'")
+        _warn_legacy("to_intel64")  # once iDeep is found, as in Chainer 7
         self._move(dev, ("to_intel64", ()))
         return self
 
@@ -138,12 +180,6 @@ class DeviceResident:
     def _move(self, device: _backend.Device, legacy_call: tuple[str, tuple[Any, ...]] | None) -> None:
         visitor = _ToDeviceVisitor(device, entry=self, legacy_call=legacy_call)
         self.device_resident_accept(visitor)
-
-
-def _warn_legacy_move(method: str, specifier: str) -> None:
-    # Warned where Chainer 7 warned (after the device is found to exist); no stacklevel:
-    # attributed to Chainer as in Chainer 7, so Python's default filters hide it.
-    warnings.warn(f"{method} is deprecated. Please use to_device({specifier}) instead.", DeprecationWarning)
 
 
 def _legacy_call_for(device: _backend.Device) -> tuple[str, tuple[Any, ...]] | None:

@@ -6,17 +6,22 @@ from typing import Any
 
 import numpy
 
+from chainer import _environment
+
 
 class Initializer:
     """Fills an array in place with initial values.
 
     Args:
         dtype: The dtype the initializer expects; ``None`` accepts any (the default dtype
-            is used where the initializer creates the array).
+            is used where the initializer creates the array). ``chainer.mixed16`` is kept
+            as it is and means float16 arrays.
     """
 
     def __init__(self, dtype: Any = None) -> None:
-        self.dtype = None if dtype is None else numpy.dtype(dtype)
+        if dtype is not None and dtype is not _environment.mixed16:
+            dtype = numpy.dtype(dtype)
+        self.dtype = dtype
 
     def __call__(self, array: Any) -> None:
         """Fill ``array`` (NumPy or CuPy) in place."""

@@ -36,24 +36,47 @@ def _is_array(value: Any) -> bool:
     )
 
 
+def _is_dtype_like(value: Any) -> bool:
+    if isinstance(value, (str, numpy.dtype)) or (isinstance(value, type) and issubclass(value, numpy.generic)):
+        try:
+            numpy.dtype(value)
+        except TypeError:
+            return False
+        return True
+    return value in (float, int, bool, complex)
+
+
 def _shape_and_dtype(name: str, value: Any) -> tuple[Any, Any]:
-    """Interpret a keyword of the old ``Link(W=(3, 4))`` style: a shape, or ``(shape, dtype)``."""
+    """Interpret a keyword of the old ``Link(W=(3, 4))`` style: a shape, or ``(shape, dtype)``.
+
+    The shape may be ``None`` (the parameter is created uninitialized), as in Chainer 7.
+    """
+    if value is None:
+        return None, numpy.float32
     if isinstance(value, (int, numpy.integer)) and not isinstance(value, bool):
         return (int(value),), numpy.float32
     if isinstance(value, (tuple, list)):
-        if (
-            len(value) == 2
-            and isinstance(value[0], (tuple, list, int))
-            and not isinstance(value[1], (int, numpy.integer))
-        ):
+        if len(value) == 2 and _is_dtype_like(value[1]) and not isinstance(value[1], (int, numpy.integer)):
             shape, dtype = value
             return _shape_and_dtype(name, shape)[0], numpy.dtype(dtype)
         if all(isinstance(s, (int, numpy.integer)) and not isinstance(s, bool) for s in value):
             return tuple(int(s) for s in value), numpy.float32
     raise TypeError(
-        f"Link(): the keyword argument {name!r} must be a shape (an int or a tuple of ints) or a "
+        f"Link(): the keyword argument {name!r} must be a shape (None, an int or a tuple of ints) or a "
         f"(shape, dtype) pair, got {value!r}"
     )
+
+
+class _MissingInit:
+    """Class-level marker of a link whose ``Link.__init__`` has not run."""
+
+    def __bool__(self) -> bool:
+        # Truthy, so Link.__call__'s one hook test also catches the missing __init__ call.
+        return True
+
+
+_MISSING_INIT: Any = _MissingInit()
+_MISSING_INIT_MESSAGE = "Link.__init__() has not been called."
 
 
 class Link(device_resident.DeviceResident):
@@ -83,7 +106,8 @@ class Link(device_resident.DeviceResident):
     """
 
     _within_init_scope = False
-    _local_link_hooks: dict[str, link_hook.LinkHook] | None = None
+    # Replaced by None in __init__; the class-level marker says __init__ was never called.
+    _local_link_hooks: dict[str, link_hook.LinkHook] | None = _MISSING_INIT
     name: str | None = None
 
     def __init__(self, **params: Any) -> None:
@@ -118,6 +142,8 @@ class Link(device_resident.DeviceResident):
             >>> [name for name, _ in Affine().namedparams()]
             ['/W']
         """
+        if "_params" not in self.__dict__:
+            raise RuntimeError(_MISSING_INIT_MESSAGE)
         old = self._within_init_scope
         object.__setattr__(self, "_within_init_scope", True)
         try:
@@ -130,9 +156,7 @@ class Link(device_resident.DeviceResident):
         if isinstance(value, _Parameter):
             if self._within_init_scope or (registered is not None and name in registered):
                 if registered is None:
-                    raise RuntimeError(
-                        f"{type(self).__name__}: call super().__init__() before registering parameter {name!r}"
-                    )
+                    raise RuntimeError(_MISSING_INIT_MESSAGE)
                 value.name = name
                 registered.add(name)
                 self._persistent.discard(name)
@@ -232,12 +256,15 @@ class Link(device_resident.DeviceResident):
 
         Args:
             mode: ``'share'`` — new link objects whose parameters share their arrays with
-                this one (updates of one are seen by the other); ``'copy'`` — a deep copy:
+                this one (updates of one are seen by the other, including the arrays that
+                lazily initialized parameters get later, until one of them is moved to
+                another device); gradients are not shared and start as ``None``. ``'copy'`` — a deep copy:
                 same values, independent arrays; ``'init'`` — a deep copy whose
                 initialized parameters are filled again by their initializers.
 
         Returns:
-            The copy, with :attr:`name` reset to ``None``.
+            The copy. A share-mode copy has its :attr:`name` reset to ``None``; the deep
+            copies keep it (as in Chainer 7).
         """
         if mode == "share":
             ret = copy_module.copy(self)
@@ -248,12 +275,17 @@ class Link(device_resident.DeviceResident):
             if mode == "init":
                 for param in ret.params(include_uninit=False):
                     dtype = param.array.dtype
+                    # A fresh parameter: new values and, as at construction, a NaN gradient.
+                    param._grad_initializer = initializers.NaN()
                     param.initialize(param.shape)
                     if param.array.dtype != dtype:
                         param.array = param.array.astype(dtype)
+                        param.grad = param.grad.astype(dtype)
         else:
             raise ValueError(f"{type(self).__name__}.copy: mode must be one of {_COPY_MODES}, got {mode!r}")
-        object.__setattr__(ret, "name", None)
+        if mode == "share":
+            # The deep copies keep their name, as in Chainer 7.
+            object.__setattr__(ret, "name", None)
         return ret
 
     def _share_copy_fixup(self) -> None:
@@ -261,10 +293,15 @@ class Link(device_resident.DeviceResident):
         d = self.__dict__
         d["_params"] = set(self._params)
         d["_persistent"] = set(self._persistent)
-        if self._local_link_hooks is not None:
+        if self._local_link_hooks:
             d["_local_link_hooks"] = dict(self._local_link_hooks)
         for name in self._params:
-            d[name] = copy_module.copy(d[name])
+            # A new parameter object on the same array, without a gradient.
+            original = d[name]
+            param = copy_module.copy(original)
+            param.cleargrad()
+            original._share_array_with(param)
+            d[name] = param
 
     def copyparams(self, link: Link, copy_persistent: bool = True) -> None:
         """Copy the parameter values (and persistent values) of ``link`` into this link.
@@ -351,14 +388,15 @@ class Link(device_resident.DeviceResident):
             param.cleargrad()
 
     def zerograds(self) -> None:
-        """Fill the gradient of every parameter with zeros.
-
-        Deprecated, as in Chainer 7: use :meth:`cleargrads`.
-        """
+        """Fill the gradient of every parameter with zeros (deprecated as in Chainer 7: use
+        :meth:`cleargrads`)."""
         # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
-        warnings.warn("Link.zerograds is deprecated; use Link.cleargrads instead", DeprecationWarning)
-        for param in self.params():
-            param.zerograd()
+        warnings.warn("Link.zerograds is deprecated. Use Link.cleargrads instead.", DeprecationWarning)
+        with warnings.catch_warnings():
+            # One warning for the call, not one per parameter.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            for param in self.params():
+                param.zerograd()
 
     def count_params(self) -> int:
         """Total number of elements of the initialized parameters.
@@ -437,7 +475,7 @@ class Link(device_resident.DeviceResident):
                 backend.copyto(param.array, data)
         device = self.device
         # The validation pass of load_npz/load_hdf5 checks values but must change nothing.
-        validating = getattr(serializer, "_validating", False)
+        validating = getattr(serializer, "_validating", False) is True
         for name in sorted(self._persistent):
             value = serializer(name, d[name])
             if validating:
@@ -454,14 +492,25 @@ class Link(device_resident.DeviceResident):
         try:
             forward = self.forward  # type: ignore[attr-defined]
         except AttributeError:
-            raise TypeError(f"{type(self).__name__} is not callable: it defines no forward() method") from None
+            forward = self._forward_fallback()
         return forward(*args, **kwargs)
 
+    def _forward_fallback(self) -> Any:
+        """Without ``forward``, a ``__call__`` later in the MRO (a mixin's) is the computation."""
+        try:
+            return super().__call__  # type: ignore[misc]
+        except AttributeError:
+            raise AttributeError(
+                f"{type(self).__name__} is not callable: it defines no forward() (nor __call__) method"
+            ) from None
+
     def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self._local_link_hooks is _MISSING_INIT:
+            raise RuntimeError(_MISSING_INIT_MESSAGE)
         try:
             forward = self.forward  # type: ignore[attr-defined]
         except AttributeError:
-            raise TypeError(f"{type(self).__name__} is not callable: it defines no forward() method") from None
+            forward = self._forward_fallback()
         hooks = [*_hook_state.link_hooks.values(), *(self._local_link_hooks or {}).values()]
         if not hooks:
             return forward(*args, **kwargs)
@@ -484,6 +533,8 @@ class Link(device_resident.DeviceResident):
     def local_link_hooks(self) -> dict[str, link_hook.LinkHook]:
         """The hooks registered to this link only, by name (in registration order)."""
         hooks = self._local_link_hooks
+        if hooks is _MISSING_INIT:
+            raise RuntimeError(_MISSING_INIT_MESSAGE)
         if hooks is None:
             hooks = {}
             object.__setattr__(self, "_local_link_hooks", hooks)

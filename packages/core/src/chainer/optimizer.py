@@ -77,7 +77,8 @@ class Optimizer:
         """
         if not (callable(getattr(link, "namedparams", None)) and callable(getattr(link, "params", None))):
             raise TypeError(
-                f"{type(self).__name__}.setup: the target must be a chainer.Link, got {type(link).__name__}"
+                f"{type(self).__name__}.setup: optimization target must be a link (chainer.Link), "
+                f"got {type(link).__name__}"
             )
         self.target = link
         self.t = 0
@@ -151,8 +152,13 @@ class Optimizer:
             self.call_hook(hook)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
-        """Call one hook function (``hook(self)``)."""
-        hook(self)
+        """Call one hook: ``hook(param.update_rule, param)`` for each parameter if it has a
+        true ``call_for_each_param`` attribute, else ``hook(self)``."""
+        if getattr(hook, "call_for_each_param", False):
+            for param in self._check_target("call_hook").params():
+                hook(param.update_rule, param)
+        else:
+            hook(self)
 
     # -- serialization -------------------------------------------------------------------
 
@@ -163,8 +169,13 @@ class Optimizer:
         self.epoch = serializer("epoch", self.epoch)
         for name, param in self._check_target("serialize").namedparams():
             rule = getattr(param, "update_rule", None)
-            if rule is not None:
-                rule.serialize(serializer[name.lstrip("/")])
+            if rule is None:
+                continue
+            child = serializer[name.lstrip("/")]
+            if type(rule).serialize is UpdateRule.serialize:
+                rule._serialize(child, param_initialized=param.array is not None)
+            else:
+                rule.serialize(child)  # a rule with its own serialize
 
     # -- loss scaling --------------------------------------------------------------------
 
@@ -219,7 +230,7 @@ class Optimizer:
             return
         flags: dict[Any, list[Any]] = {}
         for param in self._check_target("check_nan_in_grads").params():
-            grad = param.grad
+            grad = _update_rule.peek_grad(param)
             if grad is None or not _is_enabled(param):
                 continue
             xp = _update_rule._array_module(grad)
@@ -308,7 +319,7 @@ class GradientMethod(Optimizer):
         optimizer that does not need it may override it with a no-op.
         """
         for param in self._params("reallocate_cleared_grads"):
-            if param.grad is None and param.array is not None:
+            if param.array is not None and _update_rule.peek_grad(param) is None:
                 param.grad = _update_rule._array_module(param.array).zeros_like(param.array)
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
@@ -338,7 +349,10 @@ class GradientMethod(Optimizer):
             if self._use_cleargrads:
                 target.cleargrads()
             else:
-                target.zerograds()
+                # The deprecation was reported by use_cleargrads(False) already.
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
         self.reallocate_cleared_grads()
@@ -359,7 +373,7 @@ class GradientMethod(Optimizer):
         # output gradient) or a read-only broadcast view (the gradient of a sum).
         seen: set[int] = set()
         for param in self._params("update"):
-            grad = param.grad
+            grad = _update_rule.peek_grad(param)
             if grad is None:
                 continue
             base = getattr(grad, "base", None)
@@ -394,14 +408,18 @@ class GradientMethod(Optimizer):
 _MOVED_HOOKS = ("GradientClipping", "GradientHardClipping", "GradientNoise", "Lasso", "WeightDecay")
 
 
+def make_deprecation_message(module_name: str) -> str:
+    """The warning given for ``chainer.optimizer.<module_name>``, a hook that moved to
+    :mod:`chainer.optimizer_hooks` in Chainer v4."""
+    return f"chainer.optimizer.{module_name} is deprecated from v4. Use chainer.optimizer_hooks.{module_name} instead."
+
+
 def __getattr__(name: str) -> Any:
     # The hooks moved to chainer.optimizer_hooks in v4; the old names still work.
     if name in _MOVED_HOOKS:
         # No stacklevel: attributed to Chainer as in Chainer 7, so that Python's default
         # filters keep it out of the output of unchanged Chainer 7 scripts.
-        warnings.warn(
-            f"chainer.optimizer.{name} is deprecated; use chainer.optimizer_hooks.{name} instead", DeprecationWarning
-        )
+        warnings.warn(make_deprecation_message(name), DeprecationWarning)
         return getattr(importlib.import_module("chainer.optimizer_hooks"), name)
     raise AttributeError(f"module 'chainer.optimizer' has no attribute {name!r}")
 

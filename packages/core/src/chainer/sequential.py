@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import copy as copy_module
+import inspect
+import io
+import tokenize
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -18,11 +22,72 @@ def _layer_type_name(layer: Any) -> str:
     return name if isinstance(name, str) else type(layer).__name__
 
 
+def _is_lambda(layer: Any) -> bool:
+    return inspect.isfunction(layer) and layer.__name__ == "<lambda>"
+
+
+def _lambda_source(func: Any) -> str | None:
+    """The text of the lambda expression that defined ``func``, or ``None`` where the source
+    is not available."""
+    try:
+        lines, first_line = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return None
+    text = "".join(lines)
+    # The lambda keyword is the last one before the body (the code's first position), which
+    # tells apart several lambdas on one line.
+    body = next(
+        (
+            (line, col)
+            for line, _, col, end_col in func.__code__.co_positions()
+            if line and col is not None and end_col is not None and end_col > col
+        ),
+        None,
+    )
+    limit = len(text) if body is None else _offset(text, (body[0] - first_line + 1, body[1]))
+    start = text.rfind("lambda", 0, limit)
+    if start < 0:
+        return None
+    text = text[start:]
+    depth = 0
+    end = len(text)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                if depth == 0:
+                    end = _offset(text, tok.start)
+                    break
+                depth -= 1
+            elif depth == 0 and (
+                (tok.type == tokenize.OP and tok.string in (",", ";"))
+                or tok.type in (tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER)
+            ):
+                end = _offset(text, tok.start)
+                break
+    except (tokenize.TokenError, SyntaxError):
+        # The text after the lambda is cut mid-expression; what was scanned is the lambda.
+        pass
+    return " ".join(text[:end].split())
+
+
+def _offset(text: str, position: tuple[int, int]) -> int:
+    row, col = position
+    return sum(len(line) for line in text.splitlines(keepends=True)[: row - 1]) + col
+
+
 def _describe(layer: Any) -> str:
+    """How a layer is printed: a link's repr, a lambda's source text, a named function's
+    name, else ``repr`` (a ``functools.partial``, a callable object)."""
     if isinstance(layer, _link.Link):
         return repr(layer)
+    if _is_lambda(layer):
+        source = _lambda_source(layer)
+        if source:
+            return source
     name = getattr(layer, "__name__", None)
-    return name if isinstance(name, str) else repr(layer)
+    return name if isinstance(name, str) and name != "<lambda>" else repr(layer)
 
 
 class _Described:
@@ -125,12 +190,18 @@ class Sequential(_chain_list.ChainList):
             )
 
     def insert(self, index: int, layer: Any) -> None:
-        """Insert ``layer`` before position ``index`` (as ``list.insert`` does)."""
+        """Insert ``layer`` before position ``index``.
+
+        Unlike ``list.insert``, an index outside ``-len(self) <= index <= len(self)`` is an
+        ``IndexError`` (as in Chainer 7), not a silent append.
+        """
         self._check_callable(layer, "insert")
         if not isinstance(index, (int, numpy.integer)) or isinstance(index, bool):
             raise TypeError(f"Sequential.insert: index must be an int, got {type(index).__name__}")
         n = len(self._layers)
-        position = max(0, min(n, int(index) + n if index < 0 else int(index)))
+        if not -n <= index <= n:
+            raise IndexError(f"Sequential.insert: index {index} is out of range for {n} layers")
+        position = int(index) + n if index < 0 else int(index)
         if isinstance(layer, _link.Link):
             _chain_list.ChainList.insert(self, self._links_before(position), layer)
         self._layers.insert(position, layer)
@@ -204,12 +275,12 @@ class Sequential(_chain_list.ChainList):
             return Sequential(*self._layers, *other._layers)
         if callable(other):
             return Sequential(*self._layers, other)
-        return NotImplemented
+        raise _not_a_layer("+", other)
 
     def __radd__(self, other: Any) -> Sequential:
         if callable(other):
             return Sequential(other, *self._layers)
-        return NotImplemented
+        raise _not_a_layer("+", other)
 
     def __iadd__(self, other: Any) -> Sequential:
         if isinstance(other, Sequential):
@@ -217,7 +288,7 @@ class Sequential(_chain_list.ChainList):
         elif callable(other):
             self.append(other)
         else:
-            return NotImplemented
+            raise _not_a_layer("+=", other)
         return self
 
     def __mul__(self, n_repeat: int) -> Sequential:
@@ -259,12 +330,36 @@ class Sequential(_chain_list.ChainList):
             raise TypeError(f"Sequential.copyparams: can only copy from a Sequential, got {type(link).__name__}")
         super().copyparams(link, copy_persistent)
 
+    # -- pickling ---------------------------------------------------------------------------
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if any(_is_lambda(layer) for layer in self._layers):
+            raise ValueError(
+                "Sequential: cannot pickle a model with a lambda among its layers (pickle cannot store "
+                "lambdas); use a def function or functools.partial instead, or the dill package"
+            )
+        return super().__reduce_ex__(protocol)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Sequential:
+        # Deep copies do not pickle, so lambdas are fine here (functions are shared).
+        cls = type(self)
+        ret = cls.__new__(cls)
+        memo[id(self)] = ret
+        ret.__dict__.update(copy_module.deepcopy(self.__dict__, memo))
+        return ret
+
     # -- printing ---------------------------------------------------------------------------
 
     def __repr__(self) -> str:
         return _link._format_children(self, [(str(i), _Described(layer)) for i, layer in enumerate(self._layers)])
 
     __str__ = __repr__
+
+
+def _not_a_layer(operator: str, other: Any) -> ValueError:
+    return ValueError(
+        f"Sequential: the {operator} operator takes a Sequential or a callable layer, got {type(other).__name__}"
+    )
 
 
 __all__ = ["Sequential"]

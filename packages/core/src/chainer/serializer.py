@@ -8,6 +8,7 @@ a deserializer returns the loaded value (filling arrays in place). The same
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -38,8 +39,23 @@ class Serializer(AbstractSerializer):
     """Base class of serializers (savers)."""
 
     def save(self, obj: Any) -> None:
-        """Save ``obj`` (calls ``obj.serialize(self)``)."""
+        """Save ``obj``: ``obj.serialize(self)``, or, for a plain mapping (as Chainer 7's
+        ``save_npz(file, {'key': array, ...})`` accepted), each of its values under its
+        key, nested mappings under their key as a prefix."""
+        if not hasattr(obj, "serialize") and isinstance(obj, Mapping):
+            _save_mapping(self, obj)
+            return
         obj.serialize(self)
+
+
+def _save_mapping(serializer: AbstractSerializer, mapping: Mapping[Any, Any]) -> None:
+    for key, value in mapping.items():
+        if not isinstance(key, str):
+            raise TypeError(f"Serializer.save: the keys of a saved mapping must be str, got {key!r}")
+        if isinstance(value, Mapping):
+            _save_mapping(serializer[key], value)
+        else:
+            serializer(key, value)
 
 
 class Deserializer(AbstractSerializer):

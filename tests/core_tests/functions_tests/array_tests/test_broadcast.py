@@ -102,3 +102,23 @@ def test_broadcast_invalid():
         F.broadcast(numpy.zeros((2, 3), "f"), numpy.zeros(4, "f"))
     with pytest.raises(type_check.InvalidType, match=r"Broadcast \(Forward\)[\s\S]*in_types.size\(\) > 0"):
         F.broadcast()
+
+
+def test_broadcast_to_to_the_same_shape_wraps_an_array_without_copying():
+    a = numpy.zeros((2, 3), "f")
+    y = F.broadcast_to(a, (2, 3))
+    assert isinstance(y, chainer.Variable) and y.array is a
+
+
+def test_broadcast_is_one_node_whose_gradients_sum_back():
+    from chainer.functions.array import broadcast as module
+
+    a = chainer.Variable(numpy.array([[1.0], [2.0]]))
+    b = chainer.Variable(numpy.array([1.0, 2.0, 3.0]))
+    ya, yb = F.broadcast(a, b)
+    assert type(ya.creator) is module.Broadcast and ya.creator is yb.creator
+    assert ya.shape == yb.shape == (2, 3)
+    F.sum(ya * 2 + yb * 3).backward()
+    numpy.testing.assert_array_equal(a.grad, [[6.0], [6.0]])
+    numpy.testing.assert_array_equal(b.grad, [6.0, 6.0, 6.0])
+    assert F.broadcast(a) is a

@@ -61,9 +61,20 @@ def test_cast_to_float16_gradient_is_cast_back():
     numpy.testing.assert_array_equal(gy.grad, [2.0, 4.0])
 
 
-def test_cast_same_dtype_returns_the_variable():
-    x = chainer.Variable(numpy.zeros(2, "f"))
-    assert F.cast(x, "f") is x
+def test_cast_to_the_same_dtype():
+    # As in Chainer 7: an array is wrapped as it is; a variable is returned itself when
+    # backprop is off, and otherwise each cast is a new variable of the same array, so
+    # that two no-op casts of x get gradients of their own.
+    a = numpy.zeros(2, "f")
+    assert F.cast(a, "f").array is a
+    x = chainer.Variable(a)
+    with chainer.no_backprop_mode():
+        assert F.cast(x, "f") is x
+    y1, y2 = F.cast(x, "f"), F.cast(x, "f")
+    assert y1 is not x and y2 is not y1 and y1.array is a
+    gy1, gy2 = chainer.grad([y1 * 2 + y2 * 3], [y1, y2], [numpy.ones(2, "f")])
+    numpy.testing.assert_array_equal(gy1.array, [2, 2])
+    numpy.testing.assert_array_equal(gy2.array, [3, 3])
 
 
 def test_cast_to_and_from_integers():

@@ -57,3 +57,14 @@ def test_copy_between_cpu_and_gpu_carries_gradients_back():
     z.backward()
     assert isinstance(x.grad, numpy.ndarray)
     numpy.testing.assert_array_equal(x.grad, [2, 2, 2])
+
+
+def test_copy_to_the_dummy_device_is_a_copy_to_the_cpu():
+    # cuda.DummyDevice is what Chainer code passes where CUDA is absent.
+    from chainer.backends import cuda
+
+    x = chainer.Variable(numpy.arange(3, dtype="f"))
+    y = F.copy(x, cuda.DummyDevice)
+    assert isinstance(y.device, chainer.backend.CpuDevice)
+    numpy.testing.assert_array_equal(y.array, x.array)
+    assert y.array is not x.array

@@ -3,6 +3,7 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.array import flip as flip_module
 from chainer.utils import type_check
 
 BACKENDS = [{}, {"use_cuda": True}]
@@ -90,3 +91,10 @@ def test_flip_invalid():
         F.fliplr(numpy.zeros(3, "f"))
     with pytest.raises(type_check.InvalidType, match=r"FlipUD \(Forward\)[\s\S]*a.ndim >= 1"):
         F.flipud(numpy.zeros((), "f"))
+
+
+@pytest.mark.parametrize(("shape", "axis"), [((1,), 0), ((2, 3, 4), 1), ((2, 3, 4), -1), ((2, 3, 4), -3)])
+def test_array_level_flip_helper(shape, axis):
+    # chainer.functions.array.flip._flip is the array-level reversal 7.8.1's tests use.
+    x = numpy.random.uniform(-1, 1, shape)
+    numpy.testing.assert_array_equal(flip_module._flip(x, axis), _reverse(x, axis % x.ndim))

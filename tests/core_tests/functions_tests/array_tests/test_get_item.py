@@ -4,6 +4,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.utils import type_check
 
 BACKENDS = [{}, {"use_cuda": True}]
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
@@ -148,13 +149,37 @@ def test_scalar_result_is_an_array():
 @pytest.mark.parametrize(
     ("slices", "error", "message"),
     [
-        ((0, 0, 0), IndexError, "too many indices"),
         (5, IndexError, "out of bounds"),
         (numpy.array([0.5]), IndexError, "arrays used as indices must be of integer"),
-        ((Ellipsis, Ellipsis), IndexError, "single ellipsis"),
     ],
 )
 def test_get_item_invalid_index_names_the_function(slices, error, message):
     with pytest.raises(error, match=message) as info:
         F.get_item(numpy.zeros((2, 3), "f"), slices)
     assert any("GetItem" in note for note in getattr(info.value, "__notes__", []))
+
+
+def test_get_item_index_errors_of_chainer_7():
+    # More indexed axes than x has is an InvalidType, two Ellipses a ValueError (as in
+    # Chainer 7); a boolean mask indexes as many axes as it has.
+    x = numpy.zeros((2, 3), "f")
+    with pytest.raises(type_check.InvalidType, match=r"GetItem \(Forward\)[\s\S]*x.ndim >= the number of indexed axes"):
+        F.get_item(x, (0, 0, 0))
+    with pytest.raises(type_check.InvalidType, match=r"Actual: 2 < 3"):
+        F.get_item(x, (numpy.ones((2, 3), bool), 0))
+    with pytest.raises(ValueError, match=r"get_item: an index can have only one Ellipsis \('\.\.\.'\), got 2"):
+        F.get_item(x, (Ellipsis, Ellipsis))
+    assert F.get_item(x, (None, Ellipsis, 0, None)).shape == (1, 2, 1)
+
+
+def test_install_variable_get_item_reinstalls_indexing():
+    from chainer.functions.array import get_item as module
+
+    saved = chainer.Variable.__getitem__
+    try:
+        chainer.Variable.__getitem__ = None
+        module.install_variable_get_item()
+        x = chainer.Variable(numpy.arange(3.0))
+        numpy.testing.assert_array_equal(x[1:].array, [1.0, 2.0])
+    finally:
+        chainer.Variable.__getitem__ = saved

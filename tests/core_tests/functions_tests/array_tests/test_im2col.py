@@ -182,3 +182,15 @@ def test_im2col_invalid():
         F.im2col(numpy.zeros((1, 1, 3, 3), "f"), 2, stride=0)
     with pytest.raises(ValueError, match="im2col: ksize must be an int or a pair of ints"):
         F.im2col(numpy.zeros((1, 1, 3, 3), "f"), (2, 2, 2))
+
+
+def test_gradient_node_is_chainer_7s_im2col_grad():
+    import chainer
+    from chainer.functions.array import im2col as module
+
+    x = chainer.Variable(numpy.random.uniform(-1, 1, (1, 2, 4, 4)))
+    y = F.im2col(x, 3, pad=1)
+    (gx,) = chainer.grad([y], [x], grad_outputs=[chainer.Variable(numpy.ones(y.shape))], enable_double_backprop=True)
+    assert isinstance(gx.creator, module.Im2ColGrad)
+    # Every pixel is read once per kernel position that covers it: 9 in the middle.
+    assert gx.array[0, 0, 1, 1] == 9.0 and gx.array[0, 0, 0, 0] == 4.0

@@ -57,7 +57,10 @@ def test_moveaxis_invalid():
         F.moveaxis(x, 2, 0)
     with pytest.raises(type_check.InvalidType, match=r"Moveaxis \(Forward\)[\s\S]*-destination <= x.ndim"):
         F.moveaxis(x, 0, -3)
-    with pytest.raises(type_check.InvalidType, match=r"source \(0, -2\) has no repeated axis"):
+    # A repeated axis is a ValueError, as in numpy.moveaxis and Chainer 7.
+    with pytest.raises(ValueError, match=r"moveaxis: source \(0, -2\) repeats an axis of the 2-dimensional input"):
         F.moveaxis(x, (0, -2), (0, 1))
+    with pytest.raises(ValueError, match=r"moveaxis: destination \(1, 1\) repeats an axis"):
+        F.moveaxis(x, (0, 1), (1, 1))
     with pytest.raises(ValueError, match="moveaxis: source and destination must have the same number of axes"):
         F.moveaxis(x, (0, 1), 0)

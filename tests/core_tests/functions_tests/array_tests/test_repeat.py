@@ -74,6 +74,17 @@ def test_repeat_gradient_sums_copies():
     numpy.testing.assert_array_equal(x.grad, [1, 0, 5])
 
 
+def test_repeat_counts_bools_as_zero_or_one():
+    # numpy.repeat and Chainer 7 take True/False as 1/0 repetitions; an axis must be an int.
+    x = numpy.array([[1.0, 2.0], [3.0, 4.0]], "f")
+    numpy.testing.assert_array_equal(F.repeat(x, True).array, [1, 2, 3, 4])
+    numpy.testing.assert_array_equal(F.repeat(x, False, 0).array.shape, (0, 2))
+    numpy.testing.assert_array_equal(F.repeat(x, (True, False), 1).array, [[1], [3]])
+    numpy.testing.assert_array_equal(F.repeat(x, (numpy.True_, 2), 0).array, [[1, 2], [3, 4], [3, 4]])
+    with pytest.raises(TypeError, match="repeat: axis must be an int, got bool True"):
+        F.repeat(x, 1, True)
+
+
 def test_repeat_invalid():
     x = numpy.zeros((2, 3), "f")
     with pytest.raises(

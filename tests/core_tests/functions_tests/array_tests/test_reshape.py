@@ -63,3 +63,9 @@ def test_reshape_same_shape_returns_the_variable():
 def test_reshape_invalid(shape, actual):
     with pytest.raises(type_check.InvalidType, match=r"Reshape \(Forward\)[\s\S]*can be reshaped to[\s\S]*" + actual):
         F.reshape(numpy.zeros((2, 3), "f"), shape)
+
+
+def test_reshape_to_the_same_shape_wraps_an_array_without_copying():
+    a = numpy.zeros((2, 3), "f")
+    y = F.reshape(a, (2, 3))
+    assert isinstance(y, chainer.Variable) and y.array is a

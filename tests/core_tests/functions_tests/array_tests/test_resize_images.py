@@ -92,3 +92,36 @@ def test_resize_images_invalid():
         F.resize_images(x, (3, 0))
     with pytest.raises(TypeError, match="resize_images: output_shape must be a tuple of ints"):
         F.resize_images(x, 3)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("align_corners", [True, False])
+def test_the_interpolation_as_separate_steps(mode, align_corners):
+    # Chainer 7's helpers: the source positions and weights, the interpolation at them
+    # (the same as resize_images) and its adjoint (the same as resize_images' gradient).
+    from chainer.functions.array import resize_images as module
+
+    x = numpy.random.uniform(-1, 1, (2, 3, 4, 5))
+    v, u, vw, uw = module.compute_indices_and_weights((3, 7), (4, 5), mode, align_corners, numpy)
+    assert v.shape == vw.shape == (3,) and u.shape == uw.shape == (7,)
+    if mode == "nearest":
+        assert not vw.any() and not uw.any()
+    y = module.interpolate_bilinear_cpu(x, v, u, vw, uw)
+    expected = F.resize_images(x, (3, 7), mode=mode, align_corners=align_corners).array
+    numpy.testing.assert_allclose(y, expected, rtol=1e-12)
+    # Each output pixel mixes its four neighbours with the product weights.
+    i, j = 1, 2
+    v1, u1 = min(v[i] + 1, 3), min(u[j] + 1, 4)
+    mix = (
+        (1 - vw[i]) * (1 - uw[j]) * x[:, :, v[i], u[j]]
+        + (1 - vw[i]) * uw[j] * x[:, :, v[i], u1]
+        + vw[i] * (1 - uw[j]) * x[:, :, v1, u[j]]
+        + vw[i] * uw[j] * x[:, :, v1, u1]
+    )
+    numpy.testing.assert_allclose(y[:, :, i, j], mix, rtol=1e-12)
+    gy = numpy.random.uniform(-1, 1, y.shape)
+    gx = module.interpolate_grad_bilinear_cpu(gy, v, u, vw, uw, 4, 5)
+    # The adjoint: <interpolate(x), gy> == <x, grad(gy)>.
+    numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum(), rtol=1e-12)
+    with pytest.raises(TypeError, match=r"interpolate_bilinear_gpu: expected a CuPy array, got ndarray"):
+        module.interpolate_bilinear_gpu(x, v, u, vw, uw)

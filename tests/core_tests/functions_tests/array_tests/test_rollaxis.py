@@ -59,5 +59,7 @@ def test_rollaxis_invalid():
         F.rollaxis(x, 2)
     with pytest.raises(type_check.InvalidType, match=r"Rollaxis \(Forward\)[\s\S]*start <= x.ndim\nActual: 3 > 2"):
         F.rollaxis(x, 0, 3)
-    with pytest.raises(type_check.InvalidType, match=r"Rollaxis \(Forward\)[\s\S]*-start <= x.ndim \+ 1"):
-        F.rollaxis(x, 0, -4)
+    # As numpy.rollaxis: -x.ndim <= start <= x.ndim.
+    with pytest.raises(type_check.InvalidType, match=r"Rollaxis \(Forward\)[\s\S]*-start <= x.ndim\nActual: 3 > 2"):
+        F.rollaxis(x, 0, -3)
+    numpy.testing.assert_array_equal(F.rollaxis(numpy.zeros((2, 3, 4), "f"), 2, -3).shape, (4, 2, 3))

@@ -72,5 +72,10 @@ def test_scatter_add_gradients():
 
 
 def test_scatter_add_invalid():
+    a = numpy.zeros((4, 3, 2))
+    with pytest.raises(ValueError, match=r"scatter_add: an index can have only one Ellipsis"):
+        F.scatter_add(a, (Ellipsis, Ellipsis), numpy.zeros((2, 2)))
+    with pytest.raises(type_check.InvalidType, match=r"ScatterAdd \(Forward\)[\s\S]*a.ndim >= the number of indexed"):
+        F.scatter_add(a, (0, 0, 0, 0), numpy.zeros(()))
     with pytest.raises(type_check.InvalidType, match=r"ScatterAdd \(Forward\)[\s\S]*a.dtype == b.dtype"):
         F.scatter_add(numpy.zeros(3, "f"), 0, numpy.zeros((), "d"))

@@ -53,6 +53,20 @@ def test_select_item_invalid():
         F.select_item(x, numpy.array([0, 3], "i"))
 
 
+def test_select_item_negative_labels_wrap_except_in_debug_mode():
+    # As in Chainer 7: t = -1 selects the last element, but debug mode insists on
+    # 0 <= t < x.shape[1].
+    x = numpy.array([[0.0, 1.0, 2.0]], "f")
+    numpy.testing.assert_array_equal(F.select_item(x, numpy.array([-1], "i")).array, [2.0])
+    with chainer.using_config("debug", True):
+        for t in (-1, 3):
+            with pytest.raises(
+                ValueError, match=r"select_item: every t\[i\] must satisfy 0 <= t\[i\] < x.shape\[1\] == 3"
+            ):
+                F.select_item(x, numpy.array([t], "i"))
+        numpy.testing.assert_array_equal(F.select_item(x, numpy.array([1], "i")).array, [1.0])
+
+
 def test_labels_given_as_a_variable_are_an_input_of_the_graph():
     # As in Chainer 7.8.1 the labels variable feeds the node (exporters see where the
     # labels come from); it receives no gradient.

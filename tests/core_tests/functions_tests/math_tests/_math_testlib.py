@@ -152,6 +152,12 @@ def assert_rejects_a_y_off_the_axes_of_x(function, name):
         function(x, numpy.ones(4, numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r"x.shape\[2:2 \+ y.ndim\] == y.shape"):
         function(x, numpy.ones((4, 1), numpy.float32), axis=2)
+    # In debug mode Chainer 7 asserted the shapes: an AssertionError.
+    with chainer.using_config("debug", True):
+        with pytest.raises(
+            AssertionError, match=rf"chainer.functions.{name}: y.shape \(2,\) must equal x.shape\[0:1\] \(x.shape is"
+        ):
+            function(x, numpy.ones(2, numpy.float32), axis=0)
 
 
 def assert_rejects_a_bad_axis(function, name, axis):
@@ -164,3 +170,19 @@ def assert_default_axis_is_one(function):
     x = numpy.ones((2, 3), numpy.float32)
     y = numpy.array([1.0, 2.0, 3.0], numpy.float32)
     assert numpy.array_equal(function(x, y).array, function(x, y, axis=1).array)
+
+
+def assert_gradient_is_a_masked_node(function, grad_class, first_chosen):
+    """The gradient of maximum/minimum: one node of ``grad_class`` per operand passing the
+    output gradient where that operand was chosen (``first_chosen(x1, x2)``)."""
+    x1_data = numpy.array([1.0, 4.0, 2.0])
+    x2_data = numpy.array([3.0, 0.0, 2.0])
+    gy = numpy.array([1.0, 2.0, 3.0])
+    x1, x2 = chainer.Variable(x1_data), chainer.Variable(x2_data)
+    g1, g2 = chainer.grad(
+        [function(x1, x2)], [x1, x2], grad_outputs=[chainer.Variable(gy)], enable_double_backprop=True
+    )
+    assert isinstance(g1.creator, grad_class)
+    chosen = first_chosen(x1_data, x2_data)
+    numpy.testing.assert_array_equal(g1.array, numpy.where(chosen, gy, 0))
+    numpy.testing.assert_array_equal(g2.array, numpy.where(chosen, 0, gy))

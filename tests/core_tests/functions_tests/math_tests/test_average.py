@@ -5,6 +5,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.math import average as average_module
 from chainer.utils import type_check
 
 SHAPE = (2, 3, 4)
@@ -120,3 +121,18 @@ def test_average_rejects_bad_weights():
 def test_average_rejects_bad_axis():
     with pytest.raises(TypeError, match=r"chainer\.functions\.average: axis must be"):
         F.average(numpy.ones((2, 3), numpy.float32), axis="x")
+    with pytest.raises(TypeError, match=r"chainer\.functions\.average: axis must be"):
+        F.average(numpy.ones((2, 3), numpy.float32), axis=[0])
+    with pytest.raises(ValueError, match=r"chainer\.functions\.average: duplicate value in axis \(1, -2\)"):
+        F.average(numpy.ones((2, 3, 4), numpy.float32), axis=(1, -2))
+    with pytest.raises(ValueError, match=r"the average of an empty selection is undefined"):
+        F.average(numpy.ones((0, 3), numpy.float32), axis=0)
+
+
+def test_unweighted_average_is_one_mean_node():
+    # As in Chainer 7, the unweighted average is a Mean node of chainer.functions.math.average.
+    x = chainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
+    y = F.average(x, axis=1, keepdims=True)
+    assert isinstance(y.creator, average_module.Mean)
+    assert y.creator.axis == (1,) and y.creator.keepdims
+    numpy.testing.assert_allclose(y.array, [[1.0], [4.0]])

@@ -9,6 +9,7 @@ import pytest
 import chainer
 import chainer.functions as F
 from chainer import testing
+from chainer.functions.math import basic_math
 from chainer.utils import type_check
 
 
@@ -423,3 +424,115 @@ def test_double_backprop_through_operators():
     (ggx,) = chainer.grad([gx], [x], grad_outputs=[numpy.ones(2)])
     expected = 2 * x.array + numpy.log(2.0) ** 2 * 2.0**x.array
     testing.assert_allclose(ggx.array, expected, atol=0, rtol=1e-13)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (2, "2"),
+        (0, "0"),
+        (-2, "(-2)"),
+        (2.5, "2.5"),
+        (-0.5, "(-0.5)"),
+        (numpy.float32(2), "2.0"),
+        (numpy.int64(-3), "(-3)"),
+        (numpy.array([1, 2]), "constant array"),
+        (chainer.Variable(numpy.array([1.0, 2.0])), "constant array"),
+    ],
+)
+def test_constant_operands_in_labels(value, text):
+    # Chainer 7's spelling of a constant in a node label: negative numbers parenthesized,
+    # arrays as "constant array".
+    assert basic_math._convert_value_to_string(value) == text
+    assert basic_math.AddConstant(value).label == f"_ + {text}"
+
+
+def test_basic_math_is_reachable_as_chainer_basic_math():
+    assert chainer.basic_math is basic_math
+    assert basic_math.PowConstVar(2.0).label == "2.0 ** _"
+
+
+@pytest.mark.parametrize(
+    ("op", "grad_class", "first", "second"),
+    [
+        (abs, "AbsoluteGrad", numpy.sign, lambda v: numpy.zeros_like(v)),
+        (lambda v: 3.0 / v, "DivFromConstantGrad", lambda v: -3.0 / v**2, lambda v: 6.0 / v**3),
+        (lambda v: v**2.5, "PowVarConstGrad", lambda v: 2.5 * v**1.5, lambda v: 3.75 * v**0.5),
+        (lambda v: v**2, "PowVarConstGrad", lambda v: 2 * v, lambda v: numpy.full_like(v, 2.0)),
+        (
+            lambda v: 1.5**v,
+            "PowConstVarGrad",
+            lambda v: 1.5**v * numpy.log(1.5),
+            lambda v: 1.5**v * numpy.log(1.5) ** 2,
+        ),
+    ],
+)
+def test_unary_gradient_nodes_of_chainer_7(op, grad_class, first, second):
+    # The gradient of each operator is one node named as in Chainer 7, whose own
+    # gradient is the second derivative.
+    x = chainer.Variable(numpy.array([0.5, 1.25, 2.0, 3.5]))
+    (gx,) = chainer.grad([op(x)], [x], grad_outputs=[numpy.ones(4)], enable_double_backprop=True)
+    assert isinstance(gx.creator, getattr(basic_math, grad_class))
+    numpy.testing.assert_allclose(gx.array, first(x.array), rtol=1e-12)
+    (ggx,) = chainer.grad([gx], [x], grad_outputs=[numpy.ones(4)])
+    if ggx is not None:
+        numpy.testing.assert_allclose(ggx.array, second(x.array), rtol=1e-12)
+    else:
+        assert not second(x.array).any()
+
+
+@pytest.mark.parametrize(
+    ("op", "grad_class", "grads"),
+    [
+        (lambda a, b: a / b, "DivGrad", lambda a, b: (1 / b, -a / b**2)),
+        (lambda a, b: a**b, "PowVarVarGrad", lambda a, b: (b * a ** (b - 1), a**b * numpy.log(a))),
+    ],
+)
+def test_binary_gradient_nodes_of_chainer_7(op, grad_class, grads):
+    x0 = chainer.Variable(numpy.array([[0.5, 1.5, 2.5]]))
+    x1 = chainer.Variable(numpy.array([[1.25], [0.75]]))
+    gy = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)))
+    g0, g1 = chainer.grad([op(x0, x1)], [x0, x1], grad_outputs=[gy], enable_double_backprop=True)
+    assert isinstance(g0.creator, getattr(basic_math, grad_class))
+    a, b = numpy.broadcast_arrays(x0.array, x1.array)
+    d0, d1 = grads(a, b)
+    numpy.testing.assert_allclose(g0.array, (gy.array * d0).sum(axis=0, keepdims=True), rtol=1e-12)
+    numpy.testing.assert_allclose(g1.array, (gy.array * d1).sum(axis=1, keepdims=True), rtol=1e-12)
+    # Second order: against central differences of the first-order gradients.
+    w0 = numpy.random.uniform(-1, 1, x0.shape)
+    w1 = numpy.random.uniform(-1, 1, x1.shape)
+    analytic = chainer.grad([F.sum(g0 * w0) + F.sum(g1 * w1)], [x0, x1, gy])
+
+    def objective(v0, v1, g):
+        s0, s1 = numpy.broadcast_arrays(v0, v1)
+        e0, e1 = grads(s0, s1)
+        return ((g * e0).sum(axis=0, keepdims=True) * w0).sum() + ((g * e1).sum(axis=1, keepdims=True) * w1).sum()
+
+    args = [x0.array, x1.array, gy.array]
+    for k in range(3):
+        numeric = numpy.zeros_like(args[k])
+        for index in numpy.ndindex(*args[k].shape):
+            up = [v.copy() for v in args]
+            down = [v.copy() for v in args]
+            up[k][index] += 1e-6
+            down[k][index] -= 1e-6
+            numeric[index] = (objective(*up) - objective(*down)) / 2e-6
+        numpy.testing.assert_allclose(analytic[k].array, numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_add_of_three_or_more_is_one_multi_add_node():
+    xs = [chainer.Variable(numpy.full(2, float(v))) for v in (1, 2, 3)]
+    y = F.add(*xs)
+    assert isinstance(y.creator, basic_math.MultiAdd)
+    numpy.testing.assert_array_equal(y.array, [6.0, 6.0])
+
+
+def test_install_variable_arithmetics_reinstalls_the_operators():
+    saved = chainer.Variable.__add__
+    try:
+        chainer.Variable.__add__ = None
+        basic_math.install_variable_arithmetics()
+        x = chainer.Variable(numpy.array([1.0]))
+        numpy.testing.assert_array_equal((x + x).array, [2.0])
+    finally:
+        chainer.Variable.__add__ = saved

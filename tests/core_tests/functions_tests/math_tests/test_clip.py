@@ -80,3 +80,15 @@ def test_clip_bounds_must_be_real_numbers(bound):
 def test_clip_rejects_nan_bounds():
     with pytest.raises(ValueError, match=r"x_min must not be NaN"):
         F.clip(numpy.zeros(3, numpy.float32), float("nan"), 1.0)
+
+
+def test_gradient_is_a_clip_grad_node():
+    # Chainer 7's ClipGrad: the output gradient inside [x_min, x_max], ends included.
+    from chainer.functions.math import clip as module
+
+    x = chainer.Variable(numpy.array([-2.0, -1.0, 0.0, 1.0, 2.0]))
+    (gx,) = chainer.grad(
+        [F.clip(x, -1.0, 1.0)], [x], grad_outputs=[chainer.Variable(numpy.full(5, 3.0))], enable_double_backprop=True
+    )
+    assert isinstance(gx.creator, module.ClipGrad)
+    numpy.testing.assert_array_equal(gx.array, [0.0, 3.0, 3.0, 3.0, 0.0])

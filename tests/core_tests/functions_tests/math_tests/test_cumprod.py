@@ -83,3 +83,37 @@ def test_cumprod_rejects_bad_axis():
         F.cumprod(numpy.ones((2, 3), numpy.float32), axis=-3)
     with pytest.raises(TypeError, match=r"chainer\.functions\.cumprod: axis must be None or an int"):
         F.cumprod(numpy.ones((2, 3), numpy.float32), axis=True)
+
+
+def _reference_cumprodsum(xmul, xadd, axis):
+    """z[0] = xadd[0], z[i] = xmul[i] z[i - 1] + xadd[i] along axis, step by step."""
+    xmul = numpy.moveaxis(xmul.astype(numpy.float64), axis, 0)
+    z = numpy.moveaxis(xadd.astype(numpy.float64), axis, 0).copy()
+    for i in range(1, len(z)):
+        z[i] = xmul[i] * z[i - 1] + z[i]
+    return numpy.moveaxis(z, 0, axis)
+
+
+@testing.parameterize(*testing.product({"axis": [0, 1, -1], "dtype": testlib.DTYPES}))
+@testing.inject_backend_tests(None, testlib.BACKENDS)
+class TestCumprodsum(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
+    # Chainer 7's Cumprodsum node: a linear recurrence along an axis.
+    def generate_inputs(self):
+        return tuple(numpy.random.uniform(-1, 1, (3, 4)).astype(self.dtype) for _ in range(2))
+
+    def forward(self, inputs, device):
+        from chainer.functions.math import cumprod as cumprod_module
+
+        return cumprod_module.Cumprodsum(self.axis).apply(inputs)
+
+    def forward_expected(self, inputs):
+        return (_reference_cumprodsum(*inputs, self.axis).astype(self.dtype),)
+
+
+def test_flipcumprodsum_runs_from_the_end():
+    from chainer.functions.math import cumprod as cumprod_module
+
+    xmul = numpy.array([2.0, 3.0, 4.0])
+    xadd = numpy.array([1.0, 1.0, 1.0])
+    # z[2] = 1, z[1] = 3 * 1 + 1 = 4, z[0] = 2 * 4 + 1 = 9
+    numpy.testing.assert_array_equal(cumprod_module._flipcumprodsum(xmul, xadd, 0).array, [9.0, 4.0, 1.0])

@@ -66,3 +66,13 @@ def test_erfcinv_inverts_erfc():
 def test_erfcinv_is_infinite_at_the_ends():
     y = F.erfcinv(numpy.array([0.0, 2.0], numpy.float32)).array
     assert y[0] == numpy.inf and y[1] == -numpy.inf
+
+
+def test_erfcinv_module_constants_of_chainer_7():
+    # BACKWORDC is the constant factor of the derivative; available_cpu says whether
+    # SciPy (which computes the function on CPU) is installed.
+    from chainer.functions.math import erfcinv as module
+
+    sign = -1 if "erfcinv" == "erfcinv" else 1
+    assert module.BACKWORDC == pytest.approx(sign * math.sqrt(math.pi) / 2)
+    assert module.available_cpu is True  # SciPy is a test dependency

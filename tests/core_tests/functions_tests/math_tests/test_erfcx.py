@@ -51,3 +51,11 @@ def test_erfcx_is_finite_where_exp_overflows():
     x = numpy.array([30.0, 1e3, 1e6])
     expected = (1 - 1 / (2 * x**2) + 3 / (4 * x**4)) / (x * math.sqrt(math.pi))
     testing.assert_allclose(F.erfcx(x).array, expected, atol=0, rtol=1e-8)
+
+
+def test_erfcx_available_cpu_says_whether_scipy_is_installed():
+    from chainer.functions.math import erfcx as module
+
+    assert module.available_cpu is True  # SciPy is a test dependency
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        module.nothing  # noqa: B018

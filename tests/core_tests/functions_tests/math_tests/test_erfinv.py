@@ -69,3 +69,13 @@ def test_erfinv_inverts_erf():
 def test_erfinv_is_infinite_at_the_ends_and_nan_outside():
     y = F.erfinv(numpy.array([-1.0, 1.0, 1.5], numpy.float32)).array
     assert y[0] == -numpy.inf and y[1] == numpy.inf and numpy.isnan(y[2])
+
+
+def test_erfinv_module_constants_of_chainer_7():
+    # BACKWORDC is the constant factor of the derivative; available_cpu says whether
+    # SciPy (which computes the function on CPU) is installed.
+    from chainer.functions.math import erfinv as module
+
+    sign = -1 if "erfinv" == "erfcinv" else 1
+    assert module.BACKWORDC == pytest.approx(sign * math.sqrt(math.pi) / 2)
+    assert module.available_cpu is True  # SciPy is a test dependency

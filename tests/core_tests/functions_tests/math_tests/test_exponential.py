@@ -77,3 +77,13 @@ def test_exp_keeps_only_its_output_for_backward():
     y = F.exp(x)
     assert y.creator.inputs[0].data is None
     assert y.node.data is not None
+
+
+@pytest.mark.parametrize(("name", "cls", "base"), [("log2", "Log2", 2.0), ("log10", "Log10", 10.0)])
+def test_log_to_a_base_has_its_7_8_1_node(name, cls, base):
+    from chainer.functions.math import exponential
+
+    x = chainer.Variable(numpy.array([0.5, 2.0, 100.0]))
+    y = getattr(F, name)(x)
+    assert type(y.creator) is getattr(exponential, cls)
+    numpy.testing.assert_allclose(y.array, numpy.log(x.array) / math.log(base), rtol=1e-12)

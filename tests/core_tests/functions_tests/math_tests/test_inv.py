@@ -14,12 +14,14 @@ def _well_conditioned(shape, dtype):
 
 
 def _tolerances(dtype):
+    if dtype == numpy.float16:
+        return {"atol": 1e-2, "rtol": 1e-2}, {"atol": 5e-2, "rtol": 5e-2}
     if dtype == numpy.float32:
         return {"atol": 1e-5, "rtol": 1e-4}, {"atol": 1e-3, "rtol": 1e-2}
     return {"atol": 1e-10, "rtol": 1e-8}, {"atol": 1e-5, "rtol": 1e-4}
 
 
-@testing.parameterize(*testing.product({"n": [1, 3], "dtype": [numpy.float32, numpy.float64]}))
+@testing.parameterize(*testing.product({"n": [1, 3], "dtype": testlib.DTYPES}))
 @testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestInv(testing.FunctionTestCase):
     def setUp(self):
@@ -36,7 +38,7 @@ class TestInv(testing.FunctionTestCase):
         return (scipy.linalg.inv(inputs[0].astype(numpy.float64)).astype(self.dtype),)
 
 
-@testing.parameterize(*testing.product({"shape": [(1, 2, 2), (3, 3, 3)], "dtype": [numpy.float32, numpy.float64]}))
+@testing.parameterize(*testing.product({"shape": [(1, 2, 2), (3, 3, 3)], "dtype": testlib.DTYPES}))
 @testing.inject_backend_tests(None, testlib.BACKENDS)
 class TestBatchInv(testing.FunctionTestCase):
     def setUp(self):
@@ -59,12 +61,16 @@ def test_inv_times_input_is_identity():
 
 
 @pytest.mark.parametrize("func", [F.inv, F.batch_inv])
-def test_inv_rejects_float16(func):
+def test_inv_computes_float16_in_float32(func):
+    # As in Chainer 7: LAPACK has no float16, so it is computed in float32 and cast back.
     shape = (2, 2) if func is F.inv else (1, 2, 2)
-    with pytest.raises(
-        type_check.InvalidType, match=r"Expect: a\.dtype in \(float32, float64\)\nActual: a\.dtype is float16"
-    ):
-        func(numpy.eye(2, dtype=numpy.float16).reshape(shape))
+    a = numpy.array([[2.0, 1.0], [1.0, 3.0]]).reshape(shape)
+    y = func(a.astype(numpy.float16))
+    assert y.dtype == numpy.float16
+    expected = numpy.linalg.inv(a)
+    numpy.testing.assert_allclose(y.array.astype(numpy.float64), expected, rtol=1e-3)
+    with pytest.raises(type_check.InvalidType, match=r"a\.dtype in \(float16, float32, float64\)[\s\S]*int32"):
+        func(numpy.eye(2, dtype=numpy.int32).reshape(shape))
 
 
 def test_inv_rejects_non_square_and_wrong_ndim():
@@ -79,3 +85,12 @@ def test_inv_rejects_non_square_and_wrong_ndim():
 def test_inv_of_singular_matrix_raises():
     with pytest.raises(numpy.linalg.LinAlgError):
         F.inv(numpy.ones((2, 2), numpy.float64))
+
+
+def test_batch_inv_node_is_chainer_7s_batch_inv():
+    import chainer
+    from chainer.functions.math import inv as inv_module
+
+    y = F.batch_inv(chainer.Variable(numpy.stack([numpy.eye(2) * 2, numpy.eye(2) * 4])))
+    assert type(y.creator) is inv_module.BatchInv and y.creator.label == "BatchInv"
+    numpy.testing.assert_allclose(y.array, numpy.stack([numpy.eye(2) / 2, numpy.eye(2) / 4]))

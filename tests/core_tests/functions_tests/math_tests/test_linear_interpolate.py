@@ -55,3 +55,26 @@ def test_linear_interpolate_rejects_integer_inputs():
     a = numpy.ones(3, numpy.int32)
     with pytest.raises(type_check.InvalidType, match=r"p.dtype.kind == f"):
         F.linear_interpolate(a, a, a)
+
+
+def test_gradient_node_and_second_derivatives():
+    # LinearInterpolateGrad (Chainer 7's node) gives g (x - y), g p, g (1 - p); each is
+    # bilinear, so the second derivatives are the cross terms.
+    from chainer.functions.math import linear_interpolate as module
+
+    p, x, y = (chainer.Variable(numpy.random.uniform(0, 1, (2, 3))) for _ in range(3))
+    g = chainer.Variable(numpy.random.uniform(-1, 1, (2, 3)))
+    gp, gx, gy_ = chainer.grad(
+        [F.linear_interpolate(p, x, y)], [p, x, y], grad_outputs=[g], enable_double_backprop=True
+    )
+    assert isinstance(gp.creator, module.LinearInterpolateGrad)
+    numpy.testing.assert_allclose(gp.array, g.array * (x.array - y.array), rtol=1e-12)
+    numpy.testing.assert_allclose(gx.array, g.array * p.array, rtol=1e-12)
+    numpy.testing.assert_allclose(gy_.array, g.array * (1 - p.array), rtol=1e-12)
+    w = [numpy.random.uniform(-1, 1, (2, 3)) for _ in range(3)]
+    hp, hx, hy, hg = chainer.grad([F.sum(gp * w[0]) + F.sum(gx * w[1]) + F.sum(gy_ * w[2])], [p, x, y, g])
+    numpy.testing.assert_allclose(hp.array, g.array * (w[1] - w[2]), rtol=1e-12)
+    numpy.testing.assert_allclose(hx.array, g.array * w[0], rtol=1e-12)
+    numpy.testing.assert_allclose(hy.array, -g.array * w[0], rtol=1e-12)
+    expected = w[0] * (x.array - y.array) + w[1] * p.array + w[2] * (1 - p.array)
+    numpy.testing.assert_allclose(hg.array, expected, rtol=1e-12)

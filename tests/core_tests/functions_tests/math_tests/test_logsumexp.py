@@ -69,3 +69,7 @@ def test_logsumexp_rejects_bad_axes():
         F.logsumexp(numpy.ones((2, 3), numpy.float32), axis=5)
     with pytest.raises(ValueError, match="duplicate value in axis"):
         F.logsumexp(numpy.ones((2, 3), numpy.float32), axis=(1, 1))
+    with pytest.raises(ValueError, match=r"logsumexp: duplicate value in axis \(1, -1\)"):
+        F.logsumexp(numpy.ones((2, 3), numpy.float32), axis=(1, -1))
+    with pytest.raises(TypeError, match=r"logsumexp: axis must be None, an int or a tuple of ints"):
+        F.logsumexp(numpy.ones((2, 3), numpy.float32), axis=[0])

@@ -38,3 +38,10 @@ def test_maximum_rejects_integer_inputs():
 
 def test_maximum_rejects_shapes_that_do_not_broadcast():
     testlib.assert_rejects_shapes_that_do_not_broadcast(F.maximum, "maximum", ("x1", "x2"))
+
+
+def test_gradient_is_a_maximum_grad_node():
+    # Chainer 7's MaximumGrad; the first operand wins ties.
+    from chainer.functions.math import maximum as module
+
+    testlib.assert_gradient_is_a_masked_node(F.maximum, module.MaximumGrad, numpy.greater_equal)

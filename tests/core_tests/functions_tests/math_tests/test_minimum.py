@@ -38,3 +38,10 @@ def test_minimum_rejects_integer_inputs():
 
 def test_minimum_rejects_shapes_that_do_not_broadcast():
     testlib.assert_rejects_shapes_that_do_not_broadcast(F.minimum, "minimum", ("x1", "x2"))
+
+
+def test_gradient_is_a_minimum_grad_node():
+    # Chainer 7's MinimumGrad; the first operand wins ties.
+    from chainer.functions.math import minimum as module
+
+    testlib.assert_gradient_is_a_masked_node(F.minimum, module.MinimumGrad, numpy.less_equal)

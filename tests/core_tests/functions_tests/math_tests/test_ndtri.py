@@ -66,3 +66,11 @@ def test_ndtri_known_quantiles():
 def test_ndtri_inverts_ndtr():
     x = numpy.linspace(-5, 5, 11)
     testing.assert_allclose(F.ndtri(F.ndtr(x)).array, x, atol=1e-9)
+
+
+def test_ndtri_available_cpu_says_whether_scipy_is_installed():
+    from chainer.functions.math import ndtri as module
+
+    assert module.available_cpu is True  # SciPy is a test dependency
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        module.nothing  # noqa: B018

@@ -95,3 +95,27 @@ def test_prod_rejects_bad_axes():
         F.prod(numpy.ones((2, 3), numpy.float32), axis=(0, 3))
     with pytest.raises(TypeError, match=r"chainer\.functions\.prod: axis must be"):
         F.prod(numpy.ones((2, 3), numpy.float32), axis="0")
+    with pytest.raises(TypeError, match=r"chainer\.functions\.prod: axis must be"):
+        F.prod(numpy.ones((2, 3), numpy.float32), axis=[0])
+    with pytest.raises(ValueError, match=r"chainer\.functions\.prod: duplicate value in axis \(1, -2\)"):
+        F.prod(numpy.ones((3, 2, 4), numpy.float32), axis=(1, -2))
+
+
+def test_prod_float16_gradients_are_rounded_once():
+    # The float16 gradient graph runs in float32, so first and second derivatives are
+    # the float64 ones up to float16 rounding (y / x in float16 would lose several bits).
+    rng = numpy.random.RandomState(0)
+    for _ in range(20):
+        x64 = rng.uniform(-1, 1, (3, 2, 4))
+        gy = rng.uniform(-1, 1, (1, 2, 4))
+        ggx = rng.uniform(-1, 1, (3, 2, 4))
+        results = []
+        for dtype in (numpy.float16, numpy.float64):
+            x = chainer.Variable(x64.astype(dtype))
+            g = chainer.Variable(gy.astype(dtype))
+            (gx,) = chainer.grad([F.prod(x, axis=0, keepdims=True)], [x], grad_outputs=[g], enable_double_backprop=True)
+            assert gx.dtype == dtype
+            ggx_x, ggx_g = chainer.grad([F.sum(gx * ggx.astype(dtype))], [x, g])
+            results.append([v.astype(numpy.float64) for v in (gx.array, ggx_x.array, ggx_g.array)])
+        for half, exact in zip(*results):
+            numpy.testing.assert_allclose(half, exact, atol=2e-3, rtol=2e-3)

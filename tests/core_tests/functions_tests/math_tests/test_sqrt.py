@@ -57,3 +57,14 @@ def test_sqrt_and_rsqrt_of_zero_and_perfect_squares():
 def test_sqrt_of_negative_is_nan():
     with numpy.errstate(invalid="ignore"):
         assert numpy.isnan(F.sqrt(numpy.array([-1.0])).array).all()
+
+
+def test_rsqrt_node_on_cpu_and_the_gpu_class():
+    # RsqrtGPU is Chainer 7's node of rsqrt for CuPy arrays; NumPy arrays get Rsqrt.
+    import chainer
+    from chainer.functions.math import sqrt as sqrt_module
+
+    y = F.rsqrt(chainer.Variable(numpy.array([4.0, 16.0])))
+    assert type(y.creator) is sqrt_module.Rsqrt
+    assert issubclass(sqrt_module.RsqrtGPU, sqrt_module.Rsqrt)
+    numpy.testing.assert_allclose(sqrt_module.RsqrtGPU().apply((numpy.array([4.0]),))[0].array, [0.5])

@@ -115,5 +115,48 @@ def test_forget_invalid():
         F.forget(1, x)
     with pytest.raises(RuntimeError, match=r"must return a Variable or a tuple of Variables, got ndarray"):
         F.forget(lambda v: v.array, x)
-    with pytest.raises(RuntimeError, match=r"element 1 of the returned tuple is a list"):
+    with pytest.raises(RuntimeError, match=r"the 2nd element of the returned tuple is a list"):
         F.forget(lambda v: (v * 2, [v]), x)
+
+
+@pytest.mark.parametrize(
+    ("position", "ordinal"),
+    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"), (21, "21st")],
+)
+def test_forget_names_the_bad_element_by_its_english_ordinal(position, ordinal):
+    # Chainer's message counts from one in English ordinals ("11th", not "11st").
+    x = chainer.Variable(numpy.ones(2, numpy.float32))
+    with pytest.raises(RuntimeError, match=rf"the {ordinal} element of the returned tuple is a int"):
+        F.forget(lambda v: (v,) * (position - 1) + (1,), x)
+
+
+def test_forget_gives_gradients_to_the_variables_func_closes_over():
+    # Parameters used inside func (a link's W and b) are not inputs of forget; the
+    # backward through the recomputed graph still accumulates their gradients, as a
+    # backward of the whole graph would.
+    W_data = numpy.random.uniform(-1, 1, (4, 3))
+    b_data = numpy.random.uniform(-1, 1, 4)
+    x_data = numpy.random.uniform(-1, 1, (5, 3))
+    results = []
+    for use_forget in (False, True):
+        W, b = chainer.Variable(W_data.copy()), chainer.Variable(b_data.copy())
+        x = chainer.Variable(x_data.copy())
+
+        def f(v, W=W, b=b):
+            return F.tanh(F.linear(v, W, b))
+
+        y = F.forget(f, x) if use_forget else f(x)
+        F.sum(y * y).backward()
+        results.append((x.grad, W.grad, b.grad))
+    for with_forget, direct in zip(results[1], results[0]):
+        numpy.testing.assert_allclose(with_forget, direct, rtol=1e-12)
+
+
+@pytest.mark.parametrize("double_backprop", [False, True])
+def test_forget_of_a_function_that_returns_its_input(double_backprop):
+    x = chainer.Variable(numpy.array([1.0, 2.0]))
+    y = F.forget(lambda v: (v, v * 3), x)
+    (gx,) = chainer.grad(
+        [y[0], y[1]], [x], grad_outputs=[numpy.ones(2), numpy.ones(2)], enable_double_backprop=double_backprop
+    )
+    numpy.testing.assert_array_equal(gx.array, [4.0, 4.0])

@@ -58,3 +58,12 @@ def test_oversample_takes_corners_centre_and_mirrors():
         expected += [e[:, :, ::-1] for e in expected]
         for k, e in enumerate(expected):
             numpy.testing.assert_array_equal(crops[10 * i + k], e)
+
+
+def test_available_says_whether_pillow_is_installed():
+    import importlib.util
+
+    from chainer.links.model.vision import googlenet, resnet, vgg
+
+    expected = importlib.util.find_spec("PIL") is not None
+    assert resnet.available is vgg.available is googlenet.available is expected

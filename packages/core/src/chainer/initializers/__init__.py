@@ -36,9 +36,10 @@ def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Any = None, dev
     if dtype is None:
         dtype = init_dtype if init_dtype is not None else chainer.get_dtype()
     dtype = chainer.get_dtype(dtype)
-    if init_dtype is not None and numpy.dtype(init_dtype) != dtype:
+    if init_dtype is not None and chainer.get_dtype(init_dtype) != dtype:
         raise ValueError(
-            f"generate_array: dtype {dtype} was requested but the initializer {initializer!r} is for {numpy.dtype(init_dtype)}"
+            f"generate_array: dtype {dtype} was requested but the initializer {initializer!r} is for "
+            f"{chainer.get_dtype(init_dtype)}"
         )
     if device is None:
         array = xp.empty(shape, dtype=dtype)

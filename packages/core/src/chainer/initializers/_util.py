@@ -6,14 +6,16 @@ from typing import Any
 
 import numpy
 
+import chainer
 from chainer import backend, initializer
 
 
 def check_dtype(init: initializer.Initializer, array: Any) -> None:
     """Refuse an array whose dtype differs from the one the initializer was made for."""
-    if init.dtype is not None and array.dtype != init.dtype:
+    if init.dtype is not None and array.dtype != chainer.get_dtype(init.dtype):
         raise ValueError(
-            f"{type(init).__name__}: the array has dtype {array.dtype} but the initializer is for {init.dtype}"
+            f"{type(init).__name__}: the array has dtype {array.dtype} but the initializer is for "
+            f"{chainer.get_dtype(init.dtype)}"
         )
 
 

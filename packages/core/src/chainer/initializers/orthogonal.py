@@ -17,7 +17,8 @@ class Orthogonal(initializer.Initializer):
     """Fills an array with ``scale`` times a (semi-)orthogonal matrix.
 
     The array is viewed as a matrix ``W`` of shape ``(n, d)``: ``n = shape[0]`` vectors of
-    dimension ``d = prod(shape[1:])``. A matrix of standard normal samples is
+    dimension ``d = prod(shape[1:])`` (a 0-d array is one vector of dimension 1, a 1-d
+    array ``shape[0]`` vectors of dimension 1, as in Chainer 7). A matrix of standard normal samples is
     QR-decomposed, the signs of ``Q``'s columns are fixed so that ``R`` has a non-negative
     diagonal (which makes ``Q`` Haar-distributed, Edelman and Rao 2005), and ``Q`` gives:
 
@@ -52,13 +53,12 @@ class Orthogonal(initializer.Initializer):
 
     def __call__(self, array: Any) -> None:
         _util.check_floating(self, array)
-        if array.ndim < 2:
-            raise ValueError(f"Orthogonal: the array must have at least 2 dimensions, got shape {array.shape}")
-        n = array.shape[0]
+        n = array.shape[0] if array.ndim else 1
         d = array.size // n if n else int(numpy.prod(array.shape[1:]))
         self._check_mode(n, d, tuple(array.shape))
         if array.size == 0:
-            return
+            # An empty matrix has no orthonormal rows or columns to give (Chainer 7 refuses too).
+            raise ValueError(f"Orthogonal: cannot fill an empty array (shape {tuple(array.shape)})")
         # Q of a tall Gaussian matrix has orthonormal columns; transpose it for wide W.
         tall = (max(n, d), min(n, d))
         a = _util.random_source(self.rng).normal(loc=0.0, scale=1.0, size=tall)

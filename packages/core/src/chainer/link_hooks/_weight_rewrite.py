@@ -48,7 +48,7 @@ class WeightRewritingHook(link_hook.LinkHook):
 
     def added(self, link: Any) -> None:
         if link is None:
-            raise ValueError(
+            raise NotImplementedError(
                 f"{type(self).__name__} must be registered to a link with link.add_hook(hook); "
                 "it cannot be used as a global 'with hook:' hook"
             )

@@ -16,8 +16,34 @@ from chainer.link_hooks import _weight_rewrite
 _OUTPUT_AXIS_1 = frozenset({"Deconvolution1D", "Deconvolution2D", "Deconvolution3D", "DeconvolutionND"})
 
 
-def _l2normalize(xp: Any, v: Any, eps: float) -> Any:
+def l2normalize(xp: Any, v: Any, eps: float) -> Any:
+    """``v / (||v|| + eps)`` for an array ``v`` of the array module ``xp``."""
     return v / (xp.linalg.norm(v) + eps)
+
+
+def update_approximate_vectors(weight_matrix: Any, u: Any, n_power_iteration: int, eps: float) -> tuple[Any, Any]:
+    """Run ``n_power_iteration`` steps of the power iteration for the largest singular
+    value of the 2-D array ``weight_matrix``, from the left vector ``u``.
+
+    Returns:
+        ``(u, v)``: the new left and right vectors as new arrays; the new ``u`` is also
+        written into the given ``u``.
+    """
+    xp = backend.get_array_module(weight_matrix)
+    v = None
+    u_new = u
+    for _ in range(n_power_iteration):
+        v = l2normalize(xp, weight_matrix.T @ u_new, eps)
+        u_new = l2normalize(xp, weight_matrix @ v, eps)
+    u[...] = u_new
+    return u_new, v
+
+
+def calculate_max_singular_value(weight_matrix: Any, u: Any, v: Any) -> chainer.Variable:
+    """The estimate ``u^T W v`` of the largest singular value of ``W`` (a 2-D variable or
+    array), differentiable with respect to ``W``; a 0-d variable."""
+    sigma = matmul.matmul(matmul.matmul(u[None, :], weight_matrix), v[:, None])
+    return reshape.reshape(sigma, ())
 
 
 class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
@@ -32,6 +58,12 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
     ``v = normalize(W_mat^T u)``, ``u = normalize(W_mat v)``, ``sigma = u^T W_mat v``.
     ``forward`` then sees ``W / sigma`` (times ``gamma`` with ``use_gamma``), and the
     gradient flows through ``sigma`` to ``W``.
+
+    The last ``v`` is kept as the hook's attribute :attr:`v`. Outside training, ``v`` is
+    recomputed from the stored ``u`` (which does not change); while recomputing a forward
+    pass (``chainer.config.in_recomputing``, e.g. under
+    :func:`~chainer.functions.forget`), the stored ``u`` and ``v`` are used as they are,
+    so the recomputed output equals the original one.
 
     Args:
         n_power_iteration: Power iterations per forward.
@@ -74,6 +106,7 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         self.factor = factor
         self.vector_name = weight_name + "_u"
         self.axis = 0
+        self.v: Any = None
 
     # -- preparation -------------------------------------------------------------------------
 
@@ -92,7 +125,7 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         rows = weight.shape[self.axis]
         # Draw u on the CPU from NumPy's stream (reproducible with numpy.random.seed).
         u = numpy.random.normal(size=(rows,)).astype(weight.dtype)
-        u = weight.device.send(_l2normalize(numpy, u, self.eps).astype(weight.dtype))
+        u = weight.device.send(l2normalize(numpy, u, self.eps).astype(weight.dtype))
         if self.vector_name in link.__dict__:
             setattr(link, self.vector_name, u)
             link.register_persistent(self.vector_name)
@@ -133,14 +166,17 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         matrix = self.reshape_W(weight)
         m = matrix.array
         u = getattr(link, self.vector_name)
-        for _ in range(self.n_power_iteration):
-            v = _l2normalize(xp, m.T @ u, self.eps)
-            u = _l2normalize(xp, m @ v, self.eps)
-        if chainer.config.train:
-            getattr(link, self.vector_name)[...] = u
+        v = self.v
+        fresh_v = v is None or backend.get_array_module(v) is not xp or v.shape != (m.shape[1],)
+        if chainer.config.in_recomputing and not fresh_v:
+            pass  # the vectors of the pass being recomputed
+        elif chainer.config.train and not chainer.config.in_recomputing:
+            u, v = update_approximate_vectors(m, u, self.n_power_iteration, self.eps)
+        else:
+            v = l2normalize(xp, m.T @ u, self.eps)
+        self.v = v
         # sigma = u^T W v, differentiable with respect to W (u and v are constants).
-        sigma = matmul.matmul(matmul.matmul(u[None, :], matrix), v[:, None])
-        sigma = reshape.reshape(sigma, ())
+        sigma = calculate_max_singular_value(matrix, u, v)
         if self.factor is not None:
             sigma = sigma / self.factor
         normalized = weight / broadcast.broadcast_to(sigma, weight.shape)

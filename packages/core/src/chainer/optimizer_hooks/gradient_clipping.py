@@ -39,7 +39,7 @@ class GradientClipping:
     def __call__(self, opt: Any) -> None:
         params = []
         per_device: dict[Any, Any] = {}
-        for param in opt.target.params():
+        for param in opt.target.params(include_uninit=False):
             g = param.grad
             rule = param.update_rule
             if g is None or rule is None or not rule.enabled:

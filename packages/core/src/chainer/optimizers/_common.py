@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy
 
-from chainer import optimizer
+from chainer import _update_rule, optimizer
 
 
 def scalar(value: Any) -> Any:
@@ -16,17 +16,20 @@ def scalar(value: Any) -> Any:
     return value.item() if isinstance(value, (numpy.generic, numpy.ndarray)) else value
 
 
+def temp(array: Any) -> Any:
+    """A temporary computed from arrays, as an array that ``out=`` can write to: NumPy
+    returns a scalar, not a 0-d array, from arithmetic on 0-d arrays (0-d parameters)."""
+    return array if not isinstance(array, numpy.generic) else numpy.asarray(array)
+
+
 def _check(owner: str, values: dict[str, Any], flags: Iterable[str]) -> None:
     flags = set(flags)
     for name, value in values.items():
         if value is None:
             continue
         if name in flags:
-            if not isinstance(value, (bool, numpy.bool_)):
-                raise TypeError(f"{owner}: {name} must be a bool, got {value!r}")
-        elif isinstance(value, (bool, numpy.bool_)) or not isinstance(
-            value, (int, float, numpy.integer, numpy.floating)
-        ):
+            continue  # a flag is used for its truth value, as in Chainer 7
+        if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
             raise TypeError(f"{owner}: {name} must be a real number, got {value!r}")
 
 
@@ -77,13 +80,13 @@ class RuleBase(optimizer.UpdateRule):
             self.state[name] = xp.zeros_like(param.array)
 
     def update_core_cpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is not None:
+        grad = _update_rule.peek_grad(param)
+        if grad is not None and param.array is not None:
             self._update_param(param, grad)
 
     def update_core_gpu(self, param: Any) -> None:
-        grad = param.grad
-        if grad is not None:
+        grad = _update_rule.peek_grad(param)
+        if grad is not None and param.array is not None:
             self._update_param_gpu(param, grad)
 
     def _update_param_gpu(self, param: Any, grad: Any) -> None:

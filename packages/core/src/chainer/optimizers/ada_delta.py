@@ -42,7 +42,7 @@ class AdaDeltaRule(_common.RuleBase):
         msg, msdx = self.state["msg"], self.state["msdx"]
         msg *= rho
         msg += (1 - rho) * grad * grad
-        dx = msdx + eps
+        dx = _common.temp(msdx + eps)
         dx /= msg + eps
         xp.sqrt(dx, out=dx)
         dx *= grad

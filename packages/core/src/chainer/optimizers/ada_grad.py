@@ -38,7 +38,7 @@ class AdaGradRule(_common.RuleBase):
         xp = param.device.xp
         h = self.state["h"]
         h += grad * grad
-        denom = xp.sqrt(h)
+        denom = _common.temp(xp.sqrt(h))
         denom += _common.scalar(hp.eps)
         step = xp.divide(grad, denom, out=denom)
         step *= _common.scalar(hp.lr)

@@ -60,7 +60,7 @@ class MSVAGRule(_common.RuleBase):
         mt2 = mt * mt
         rho = (1.0 - beta) * (1.0 + beta_t) / ((1.0 + beta) * correction)
         if rho < 1.0:
-            s = v / correction
+            s = _common.temp(v / correction)
             s -= mt2
             xp.maximum(s, 0, out=s)
             s *= rho / (1.0 - rho)

@@ -47,10 +47,10 @@ class RMSpropRule(_common.RuleBase):
         ms *= alpha
         ms += (1 - alpha) * grad * grad
         if hp.eps_inside_sqrt:
-            denom = ms + eps
+            denom = _common.temp(ms + eps)
             xp.sqrt(denom, out=denom)
         else:
-            denom = xp.sqrt(ms)
+            denom = _common.temp(xp.sqrt(ms))
             denom += eps
         step = xp.divide(grad, denom, out=denom)
         step *= _common.scalar(hp.lr)

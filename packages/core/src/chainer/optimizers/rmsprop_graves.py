@@ -48,7 +48,7 @@ class RMSpropGravesRule(_common.RuleBase):
         n += (1 - alpha) * grad * grad
         g *= alpha
         g += (1 - alpha) * grad
-        denom = n - g * g
+        denom = _common.temp(n - g * g)
         denom += _common.scalar(hp.eps)
         xp.sqrt(denom, out=denom)
         step = xp.divide(grad, denom, out=denom)

@@ -26,11 +26,26 @@ def _check_available() -> None:
     _h5py("chainer.serializers.hdf5")
 
 
+def _find_h5py() -> bool:
+    try:
+        return importlib.util.find_spec("h5py") is not None
+    except ValueError:  # sys.modules['h5py'] is None: marked as not importable
+        return False
+
+
+# Whether h5py is installed (found without importing it: importing chainer stays light).
+_available = _find_h5py()
+
+
+class H5pyMissingError(ImportError, RuntimeError):
+    """h5py is not installed. A RuntimeError too, which is what Chainer 7 raised."""
+
+
 def _h5py(where: str) -> Any:
     try:
         return importlib.import_module("h5py")
     except ImportError as exc:
-        raise ImportError(
+        raise H5pyMissingError(
             f"{where} needs h5py, which is not installed; install it with: pip install 'chainer-core[hdf5]'"
         ) from exc
 
@@ -59,6 +74,11 @@ class HDF5Serializer(serializer.Serializer):
         h5py = _h5py("HDF5Serializer")
         key = key.lstrip("/")
         if value is None:
+            if h5py.version.version_tuple < (2, 7, 0):
+                raise RuntimeError(
+                    f"HDF5Serializer: saving None (key {key!r}) needs h5py >= 2.7 (h5py.Empty); "
+                    f"this is h5py {h5py.version.version}"
+                )
             self.group.create_dataset(key, data=h5py.Empty("f"))
             return value
         if isinstance(value, (str, bytes)):
@@ -133,6 +153,25 @@ class HDF5Deserializer(_base.SourceDeserializer):
         self.group = group
         super().__init__(_GroupSource(group, h5py), "", strict, None)
 
+    @classmethod
+    def _from_entries(cls, source: _base.Source) -> HDF5Deserializer:
+        """A deserializer over values already read from a (now closed) file; its
+        :attr:`group` is ``None``."""
+        self = cls.__new__(cls)
+        self.group = None
+        _base.SourceDeserializer.__init__(self, source, "", True, None)
+        return self
+
+    def _child(self, path: str) -> _base.SourceDeserializer:
+        child = super()._child(path)
+        source = self._source
+        if isinstance(source, _GroupSource):
+            # As in Chainer 7, a child deserializer's group is the sub-group it reads
+            # (None where the file has no such group).
+            name = path.strip("/")
+            child.group = source.group.get(name) if name else source.group
+        return child
+
 
 def save_hdf5(filename: Any, obj: Any, compression: int | None = 4) -> None:
     """Save an object to an HDF5 file.
@@ -206,5 +245,5 @@ def load_hdf5(filename: Any, obj: Any) -> None:
     source = _base.DictSource(
         entries, where, lambda prefix: f"open the file with h5py and use HDF5Deserializer(f[{prefix.rstrip('/')!r}])"
     )
-    deserializer = _base.SourceDeserializer(source, "", True, None)
+    deserializer = HDF5Deserializer._from_entries(source)
     _base.load_validated(deserializer, obj)

@@ -95,6 +95,21 @@ def _write_npz(file: Any, entries: dict[str, Any], compression: bool) -> None:
                     npy_format.write_array(member, array, allow_pickle=False)
 
 
+def serialize(obj: Any) -> dict[str, Any]:
+    """Serialize ``obj`` into a dict of NumPy arrays keyed by path (what :func:`save_npz`
+    writes), e.g. ``{'l1/W': array, ...}``.
+
+    Args:
+        obj: An object with a ``serialize(serializer)`` method.
+
+    Returns:
+        The dict.
+    """
+    s = DictionarySerializer()
+    s.save(obj)
+    return s.target
+
+
 def save_npz(file: Any, obj: Any, compression: bool = True) -> None:
     """Save an object (a link, an optimizer, a trainer...) to an NPZ file.
 

@@ -61,10 +61,18 @@ def repeat_with_success_at_least(times: int, min_success: int) -> Callable[[Call
         @functools.wraps(f)
         def wrapper(*args: Any, **kwargs: Any) -> None:
             runner = QuietTestRunner()
+            # A test method runs each trial on a fresh fixture: its tearDown and setUp
+            # run between trials (the test runner ran the first setUp and runs the last
+            # tearDown), so that a trial that breaks the fixture does not fail the next.
+            case = args[0] if args and isinstance(args[0], unittest.TestCase) else None
             successes = 0
             for i in range(times):
                 if successes >= min_success or successes + (times - i) < min_success:
                     break
+                if case is not None and i > 0:
+                    case.tearDown()
+                    if not runner.run(case.setUp):
+                        continue
                 successes += runner.run(f, *args, **kwargs)
             if successes < min_success:
                 raise AssertionError(

@@ -9,7 +9,25 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, initializers
+from chainer import backend, initializers, variable
+
+
+class ArgumentCountError(TypeError, AssertionError):
+    """A link called with the wrong number of inputs. Also an AssertionError: Chainer 7
+    asserted the count, and code catches that."""
+
+
+class AssertedValueError(ValueError, AssertionError):
+    """A bad argument that Chainer 7 rejected with an ``assert``: also an AssertionError,
+    as code written for it catches that."""
+
+
+class InitializerShapeError(AssertedValueError):
+    """An initial value (an array) that does not fit the parameter's shape."""
+
+
+class UnsupportedValueError(ValueError, NotImplementedError):
+    """An option value that is not implemented (Chainer 7 raised NotImplementedError)."""
 
 
 def is_int(value: Any) -> bool:
@@ -69,7 +87,25 @@ def initialize(param: Any, shape: tuple[int, ...], where: str) -> None:
     try:
         param.initialize(shape)
     except ValueError as error:
-        raise ValueError(f"{where}: cannot initialize {param.name} with shape {tuple(shape)}: {error}") from error
+        raise InitializerShapeError(
+            f"{where}: cannot initialize {param.name} with shape {tuple(shape)}: {error}"
+        ) from error
+
+
+def param_array(value: Any, name: str, where: str) -> Any:
+    """The array of a parameter given to ``from_params`` (a variable or an array)."""
+    array = value.array if isinstance(value, variable.Variable) else value
+    if not array_like(array):
+        raise TypeError(f"{where}.from_params: {name} must be a Parameter, a Variable or an array, got {value!r}")
+    return array
+
+
+def from_params_link(link: Any, W: Any) -> Any:
+    """Put a link made by ``from_params`` on the device of ``W``."""
+    device = backend.get_device_from_array(param_array(W, "W", type(link).__name__))
+    if not isinstance(device, backend.CpuDevice):
+        link.to_device(device)
+    return link
 
 
 def array_like(value: Any) -> bool:

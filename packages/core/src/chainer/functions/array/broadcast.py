@@ -31,9 +31,9 @@ class BroadcastTo(function_node.FunctionNode):
         return (xp.broadcast_to(x, self._shape),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+        from chainer.functions.math import sum as sum_module
 
-        return (sum_to.sum_to(grad_outputs[0], self._in_shape),)
+        return (sum_module.sum_to(grad_outputs[0], self._in_shape),)
 
 
 def broadcast_to(x: Any, shape: Any) -> variable.Variable:
@@ -52,14 +52,35 @@ def broadcast_to(x: Any, shape: Any) -> variable.Variable:
                [1., 2.]], dtype=float32)
     """
     shape = tuple(shape)
-    if isinstance(x, variable.Variable) and x.shape == shape:
-        return x
+    if getattr(x, "shape", None) == shape:
+        # Nothing to do: a variable is returned as it is, an array wrapped (not copied).
+        return variable.as_variable(x)
     return BroadcastTo(shape).apply((x,))[0]
 
 
 def _check_broadcastable(in_types: Any) -> None:
     type_check.expect(in_types.size() > 0)
     type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
+
+
+class Broadcast(function_node.FunctionNode):
+    """All inputs broadcast to their common shape, in one node; each gradient is summed
+    back to its input's shape."""
+
+    def check_type_forward(self, in_types: Any) -> None:
+        _check_broadcastable(in_types)
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self._in_shapes = [x.shape for x in inputs]
+        xp = backend.get_array_module(*inputs)
+        return tuple(xp.broadcast_arrays(*inputs))
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.math import sum as sum_module
+
+        return tuple(
+            None if grad_outputs[i] is None else sum_module.sum_to(grad_outputs[i], self._in_shapes[i]) for i in indexes
+        )
 
 
 def broadcast(*args: Any) -> Any:
@@ -69,7 +90,8 @@ def broadcast(*args: Any) -> Any:
         args: Input variables (or arrays) whose shapes broadcast together by NumPy's rules.
 
     Returns:
-        One variable if one argument is given, else a tuple of variables.
+        One variable (the argument itself) if one argument is given, else a tuple of
+        variables made by one :class:`Broadcast` node.
 
     Raises:
         chainer.utils.type_check.InvalidType: No argument is given, or the shapes do
@@ -80,11 +102,9 @@ def broadcast(*args: Any) -> Any:
         >>> a.shape, b.shape
         ((2, 3), (2, 3))
     """
-    arrays = [a.array if isinstance(a, variable.Variable) else a for a in args]
-    type_check.run_check(_check_broadcastable, arrays, "Broadcast")
-    common = type_check._broadcast_shape([a.shape for a in arrays])
-    outputs = tuple(broadcast_to(a, common) for a in args)
-    return outputs[0] if len(outputs) == 1 else outputs
+    if len(args) == 1:
+        return variable.as_variable(args[0])
+    return Broadcast().apply(args)
 
 
 __all__ = ["broadcast", "broadcast_to"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import function_node, variable
+from chainer import configuration, function_node, variable
 from chainer.utils import type_check
 
 
@@ -43,8 +43,10 @@ def cast(x: Any, typ: Any) -> variable.Variable:
         typ: The dtype (anything :class:`numpy.dtype` accepts, e.g. ``numpy.float16`` or ``'f'``).
 
     Returns:
-        The cast variable; ``x`` itself (as a variable) if it already has that dtype. The
-        gradient is cast back to ``x.dtype``; it flows only between floating dtypes.
+        The cast variable. If ``x`` already has that dtype, an array is wrapped in a
+        variable as it is, and a variable is returned itself when backprop is disabled
+        (with backprop, a new variable of the same array). The gradient is cast back to
+        ``x.dtype``; it flows only between floating dtypes.
 
     Example:
         >>> F.cast(np.array([1.5], 'f'), np.float16).dtype
@@ -54,8 +56,10 @@ def cast(x: Any, typ: Any) -> variable.Variable:
         dtype = numpy.dtype(typ)
     except TypeError as exc:
         raise TypeError(f"chainer.functions.cast: {typ!r} is not a dtype") from exc
-    if x.dtype == dtype:
+    if x.dtype == dtype and not (isinstance(x, variable.Variable) and configuration.config.enable_backprop):
         return variable.as_variable(x)
+    # A no-op cast of a variable still records a node (as in Chainer 7): each cast is a
+    # variable of its own, whose gradient can be asked for separately.
     return Cast(dtype).apply((x,))[0]
 
 

@@ -42,7 +42,7 @@ def copy(x: Any, dst: Any) -> variable.Variable:
         x: Input variable.
         dst: The target device: a device specifier (``'@numpy'``, ``'@cupy:0'``, a
             :class:`~chainer.backend.Device`...) or, as in older versions, an int
-            (negative for the CPU, ``N`` for GPU ``N``).
+            (negative for the CPU, ``N`` for GPU ``N``); ``cuda.DummyDevice`` means the CPU.
 
     Returns:
         A new variable holding a copy of ``x`` on ``dst``; its gradient is sent back to
@@ -53,7 +53,11 @@ def copy(x: Any, dst: Any) -> variable.Variable:
         >>> y.device
         <CpuDevice (numpy)>
     """
-    return Copy(backend._get_device_compat(dst)).apply((x,))[0]
+    from chainer.backends import cuda
+
+    # cuda.DummyDevice stands for "no GPU" where CUDA is absent; Chainer 7 copied to the CPU.
+    device = backend.CpuDevice() if isinstance(dst, cuda.DummyDeviceType) else backend._get_device_compat(dst)
+    return Copy(device).apply((x,))[0]
 
 
 __all__ = ["copy"]

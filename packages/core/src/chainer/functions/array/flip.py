@@ -9,6 +9,13 @@ from chainer.functions.array import _util
 from chainer.utils import type_check
 
 
+def _flip(array: Any, axis: int) -> Any:
+    """``array`` reversed along ``axis`` (a view; ``numpy.flip`` on NumPy or CuPy arrays)."""
+    index = [slice(None)] * array.ndim
+    index[axis] = slice(None, None, -1)
+    return array[tuple(index)]
+
+
 class Flip(function_node.FunctionNode):
     """Reverse the order of elements along ``axis``; the gradient is flipped back."""
 
@@ -21,10 +28,7 @@ class Flip(function_node.FunctionNode):
         _util.expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        x = inputs[0]
-        index = [slice(None)] * x.ndim
-        index[self.axis] = slice(None, None, -1)
-        return (x[tuple(index)],)
+        return (_flip(inputs[0], self.axis),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return Flip(self.axis).apply(grad_outputs)

@@ -34,6 +34,31 @@ def _is_basic(slices: Any) -> bool:
     return True
 
 
+def _check_index(x_type: Any, slices: Any, where: str) -> None:
+    """Check an index against the indexed input, with Chainer 7's errors: a ValueError for
+    more than one ``...`` and an InvalidType for more indexed axes than the input has."""
+    items = slices if type(slices) is tuple else (slices,)
+    n_indexed = 0
+    n_ellipsis = 0
+    for s in items:
+        if s is None:
+            continue
+        if s is Ellipsis:
+            n_ellipsis += 1
+            continue
+        if type(s) is slice or type(s) is int:
+            n_indexed += 1
+            continue
+        dtype = getattr(s, "dtype", None)
+        # A boolean mask indexes as many axes as it has; anything else indexes one.
+        n_indexed += s.ndim if dtype is not None and dtype.kind == "b" else 1
+    if n_ellipsis > 1:
+        raise ValueError(f"{where}: an index can have only one Ellipsis ('...'), got {n_ellipsis}")
+    # The expression is built only to report a failure: indexing is on the hot path.
+    if n_indexed > type_check.eval(x_type.ndim):
+        type_check.expect(x_type.ndim >= type_check.make_variable(n_indexed, "the number of indexed axes"))
+
+
 class GetItem(function_node.FunctionNode):
     """``x[slices]``."""
 
@@ -42,6 +67,7 @@ class GetItem(function_node.FunctionNode):
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
+        _check_index(in_types[0], self.slices, "chainer.functions.get_item")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -105,6 +131,12 @@ def get_item(x: Any, slices: Any) -> variable.Variable:
     return GetItem(_normalize(slices)).apply((x,))[0]
 
 
-variable.Variable.__getitem__ = get_item  # type: ignore[method-assign,assignment]
+def install_variable_get_item() -> None:
+    """Give :class:`~chainer.Variable` its indexing operator, ``x[slices]`` (done when this
+    module is imported; calling it again reinstalls it)."""
+    variable.Variable.__getitem__ = get_item  # type: ignore[method-assign,assignment]
+
+
+install_variable_get_item()
 
 __all__ = ["get_item"]

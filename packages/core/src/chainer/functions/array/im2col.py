@@ -30,7 +30,7 @@ def _outsize(size: Any, ksize: Any, stride: Any, pad: Any, cover_all: bool, dila
 
 
 class Im2Col(function_node.FunctionNode):
-    """``(n, c, h, w) -> (n, c*kh*kw, out_h, out_w)``; the gradient is :class:`Col2Im`."""
+    """``(n, c, h, w) -> (n, c*kh*kw, out_h, out_w)``; the gradient is :class:`Im2ColGrad`."""
 
     def __init__(self, ksize: Any, stride: Any, pad: Any, cover_all: bool, dilate: Any) -> None:
         self.ksize = ksize
@@ -61,10 +61,12 @@ class Im2Col(function_node.FunctionNode):
         return (col.reshape(n, c * kh * kw, oh, ow),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return Col2Im(self._in_size, self.ksize, self.stride, self.pad, self.cover_all, self.dilate).apply(grad_outputs)
+        return Im2ColGrad(self._in_size, self.ksize, self.stride, self.pad, self.cover_all, self.dilate).apply(
+            grad_outputs
+        )
 
 
-class Col2Im(function_node.FunctionNode):
+class Im2ColGrad(function_node.FunctionNode):
     """Adjoint of :class:`Im2Col`: ``(n, c*kh*kw, out_h, out_w) -> (n, c, h, w)``, adding
     every patch element back to its pixel. Its gradient is :func:`im2col` again."""
 

@@ -29,7 +29,10 @@ class Moveaxis(function_node.FunctionNode):
         ndim = type_check.eval(x_type.ndim)
         for name, axes in (("source", self.source), ("destination", self.destination)):
             if len({a % ndim for a in axes}) != len(axes):
-                raise type_check.InvalidType(f"{name} {axes} has no repeated axis", f"x.ndim is {ndim}")
+                # A ValueError, as numpy.moveaxis and Chainer 7 raise.
+                raise ValueError(
+                    f"chainer.functions.moveaxis: {name} {axes} repeats an axis of the {ndim}-dimensional input"
+                )
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]

@@ -82,7 +82,8 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> variable.Variable:
     Args:
         x: Input variable.
         repeats: A non-negative int (every element repeated that many times) or a
-            sequence of them, one per element along ``axis``.
+            sequence of them, one per element along ``axis``; ``True`` and ``False``
+            count as 1 and 0.
         axis: The axis along which to repeat; ``None`` flattens ``x`` first.
 
     Returns:
@@ -93,6 +94,11 @@ def repeat(x: Any, repeats: Any, axis: int | None = None) -> variable.Variable:
         array([1., 1., 2., 2.], dtype=float32)
     """
     where = "chainer.functions.repeat"
+    # A bool counts as 0 or 1 repetitions, as in numpy.repeat and Chainer 7.
+    if isinstance(repeats, (bool, numpy.bool_)):
+        repeats = int(repeats)
+    elif isinstance(repeats, (tuple, list)):
+        repeats = [int(r) if isinstance(r, (bool, numpy.bool_)) else r for r in repeats]
     reps = _util.as_int_tuple(repeats, where, "repeats")
     if any(r < 0 for r in reps):
         raise ValueError(f"{where}: repeats must be zero or larger, got {repeats!r}")

@@ -67,8 +67,9 @@ def reshape(x: Any, shape: Any) -> variable.Variable:
     if isinstance(shape, int):
         shape = (shape,)
     shape = tuple(int(s) for s in shape)
-    if isinstance(x, variable.Variable) and x.shape == shape:
-        return x
+    if getattr(x, "shape", None) == shape:
+        # Nothing to do: a variable is returned as it is, an array wrapped (not copied).
+        return variable.as_variable(x)
     return Reshape(shape).apply((x,))[0]
 
 

@@ -17,18 +17,29 @@ class _AxisPlan:
     """Interpolation along one axis: the two source indices of every output position
     (``low``, ``high``, on the host) and the weight of ``high`` (``1 - weight`` for ``low``)."""
 
-    def __init__(self, in_size: int, out_size: int, mode: str, align_corners: bool) -> None:
+    def __init__(self, low: Any, weight: Any, in_size: int, linear: bool) -> None:
+        self.low = low
+        self.high = numpy.minimum(low + 1, in_size - 1)
+        self.weight = weight
+        self.linear = linear
+        self.in_size = in_size
+
+    @classmethod
+    def for_mode(cls, in_size: int, out_size: int, mode: str, align_corners: bool) -> _AxisPlan:
         if mode == "nearest":
             pos = numpy.floor(numpy.arange(out_size) * (in_size / out_size))
         elif align_corners:
             pos = numpy.linspace(0.0, in_size - 1, out_size) if out_size > 1 else numpy.zeros(1)
         else:
             pos = numpy.maximum((numpy.arange(out_size) + 0.5) * (in_size / out_size) - 0.5, 0.0)
-        self.low = numpy.minimum(numpy.floor(pos).astype(numpy.intp), in_size - 1)
-        self.high = numpy.minimum(self.low + 1, in_size - 1)
-        self.weight = pos - self.low
-        self.linear = mode == "bilinear"
-        self.in_size = in_size
+        low = numpy.minimum(numpy.floor(pos).astype(numpy.intp), in_size - 1)
+        return cls(low, pos - low, in_size, mode == "bilinear")
+
+    @classmethod
+    def from_arrays(cls, low: Any, weight: Any, in_size: int) -> _AxisPlan:
+        host = backend.CpuDevice()
+        low = numpy.asarray(host.send(low)).astype(numpy.intp)
+        return cls(low, numpy.asarray(host.send(weight), numpy.float64), in_size, True)
 
     def interpolate(self, x: Any, axis: int) -> Any:
         """Interpolate ``x`` along ``axis`` (``-2`` or ``-1``)."""
@@ -69,7 +80,76 @@ class _AxisPlan:
 
 
 def _plans(in_size: tuple[int, ...], output_shape: tuple[int, int], mode: str, align_corners: bool) -> list[_AxisPlan]:
-    return [_AxisPlan(n, m, mode, align_corners) for n, m in zip(in_size, output_shape)]
+    return [_AxisPlan.for_mode(n, m, mode, align_corners) for n, m in zip(in_size, output_shape)]
+
+
+# The interpolation as separate steps on arrays, under Chainer 7's names.
+
+
+def compute_indices_and_weights(out_size: Any, in_size: Any, mode: str, align_corners: bool, xp: Any) -> tuple:
+    """Where each output pixel of :func:`resize_images` takes its values from.
+
+    Args:
+        out_size: ``(out_h, out_w)``.
+        in_size: ``(h, w)``.
+        mode: ``'bilinear'`` or ``'nearest'``.
+        align_corners: As for :func:`resize_images`.
+        xp: The array module of the results (``numpy`` or ``cupy``).
+
+    Returns:
+        ``(v, u, vw, uw)``: the upper source row ``v[i]`` of each output row and the
+        weight ``vw[i]`` of the row below it (``v[i] + 1``, clamped to the image), and
+        the same for the columns (``u``, ``uw``). The weights are zero for ``'nearest'``.
+    """
+    h_plan, w_plan = _plans(tuple(in_size), tuple(out_size), mode, align_corners)
+    weights = [plan.weight if plan.linear else numpy.zeros_like(plan.weight) for plan in (h_plan, w_plan)]
+    return xp.asarray(h_plan.low), xp.asarray(w_plan.low), xp.asarray(weights[0]), xp.asarray(weights[1])
+
+
+def _interpolate(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+    h_plan = _AxisPlan.from_arrays(v, vw, x.shape[2])
+    w_plan = _AxisPlan.from_arrays(u, uw, x.shape[3])
+    return h_plan.interpolate(w_plan.interpolate(x, -1), -2)
+
+
+def _interpolate_grad(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int, W: int) -> Any:
+    h_plan = _AxisPlan.from_arrays(v, vw, H)
+    w_plan = _AxisPlan.from_arrays(u, uw, W)
+    return w_plan.scatter(h_plan.scatter(gy, -2), -1)
+
+
+def _expect_module(where: str, array: Any, gpu: bool) -> None:
+    if (backend.get_array_module(array) is not numpy) != gpu:
+        expected = "a CuPy array" if gpu else "a NumPy array"
+        raise TypeError(
+            f"chainer.functions.array.resize_images.{where}: expected {expected}, got {type(array).__name__}"
+        )
+
+
+def interpolate_bilinear_cpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+    """Images ``x`` (``(n, c, h, w)``, NumPy) interpolated at the positions that
+    :func:`compute_indices_and_weights` gives: ``(n, c, len(v), len(u))``."""
+    _expect_module("interpolate_bilinear_cpu", x, gpu=False)
+    return _interpolate(x, v, u, vw, uw)
+
+
+def interpolate_bilinear_gpu(x: Any, v: Any, u: Any, vw: Any, uw: Any) -> Any:
+    """:func:`interpolate_bilinear_cpu` for CuPy arrays."""
+    _expect_module("interpolate_bilinear_gpu", x, gpu=True)
+    return _interpolate(x, v, u, vw, uw)
+
+
+def interpolate_grad_bilinear_cpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int, W: int) -> Any:
+    """The adjoint of :func:`interpolate_bilinear_cpu`: each output gradient added to its
+    source pixels with its weight, ``(n, c, H, W)``."""
+    _expect_module("interpolate_grad_bilinear_cpu", gy, gpu=False)
+    return _interpolate_grad(gy, v, u, vw, uw, H, W)
+
+
+def interpolate_grad_bilinear_gpu(gy: Any, v: Any, u: Any, vw: Any, uw: Any, H: int, W: int) -> Any:
+    """:func:`interpolate_grad_bilinear_cpu` for CuPy arrays."""
+    _expect_module("interpolate_grad_bilinear_gpu", gy, gpu=True)
+    return _interpolate_grad(gy, v, u, vw, uw, H, W)
 
 
 class ResizeImages(function_node.FunctionNode):

@@ -21,7 +21,12 @@ class Rollaxis(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         _util.expect_axis(in_types[0], self.axis)
-        _util.expect_axis(in_types[0], self.start, "start", new_axis=True)
+        # numpy.rollaxis takes -x.ndim <= start <= x.ndim.
+        start = type_check.make_variable(self.start, "start")
+        if self.start >= 0:
+            type_check.expect(start <= in_types[0].ndim)
+        else:
+            type_check.expect(-start <= in_types[0].ndim)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]

@@ -15,8 +15,11 @@ class ScatterAdd(function_node.FunctionNode):
         self.slices = slices
 
     def check_type_forward(self, in_types: Any) -> None:
+        from chainer.functions.array import get_item
+
         type_check._argname(in_types, ("a", "b"))
         type_check.expect(in_types[0].dtype == in_types[1].dtype)
+        get_item._check_index(in_types[0], self.slices, "chainer.functions.scatter_add")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.array import get_item
@@ -34,7 +37,8 @@ class ScatterAdd(function_node.FunctionNode):
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import get_item, sum_to
+        from chainer.functions.array import get_item
+        from chainer.functions.math import sum as sum_module
 
         gy = grad_outputs[0]
         result: list[Any] = []
@@ -42,7 +46,7 @@ class ScatterAdd(function_node.FunctionNode):
             if i == 0:
                 result.append(gy)
             else:
-                result.append(sum_to.sum_to(get_item.get_item(gy, self.slices), self._b_shape))
+                result.append(sum_module.sum_to(get_item.get_item(gy, self.slices), self._b_shape))
         return tuple(result)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, function_node, variable
+from chainer import backend, configuration, function_node, variable
 from chainer.utils import type_check
 
 
@@ -23,16 +23,21 @@ class SelectItem(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, t = inputs
+        if configuration.config.debug and t.size and not bool(((0 <= t) & (t < x.shape[1])).all()):
+            # Debug mode checks the labels as Chainer 7 did (negative ones would wrap around).
+            raise ValueError(
+                f"chainer.functions.select_item: every t[i] must satisfy 0 <= t[i] < x.shape[1] == {x.shape[1]}"
+            )
         self._t = t
         self._in_shape = x.shape
         xp = backend.get_array_module(x)
         return (x[xp.arange(t.shape[0]), t],)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (SelectItemGrad(self._t, self._in_shape).apply(grad_outputs)[0], None)
+        return (Assign(self._t, self._in_shape).apply(grad_outputs)[0], None)
 
 
-class SelectItemGrad(function_node.FunctionNode):
+class Assign(function_node.FunctionNode):
     """Zeros of the input shape with ``gx[i, t[i]] = gy[i]``; its gradient is
     :func:`select_item` again."""
 
@@ -56,7 +61,8 @@ def select_item(x: Any, t: Any) -> variable.Variable:
 
     Args:
         x: Variable of shape ``(B, N)``.
-        t: Signed-integer array (or variable) of shape ``(B,)``; ``-N <= t[i] < N``.
+        t: Signed-integer array (or variable) of shape ``(B,)``; ``-N <= t[i] < N``
+            (in debug mode ``0 <= t[i] < N``).
 
     Returns:
         A variable of shape ``(B,)``.

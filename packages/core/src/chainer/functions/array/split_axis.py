@@ -28,9 +28,11 @@ class SplitAxis(function_node.FunctionNode):
             size = type_check.eval(x_type.shape[self.axis])
             bounds = [min(max(i + size if i < 0 else i, 0), size) for i in self.indices_or_sections]
             if any(a > b for a, b in zip(bounds, bounds[1:])):
-                raise type_check.InvalidType(
-                    f"indices {self.indices_or_sections} are sorted along x.shape[{self.axis}]",
-                    f"x.shape[{self.axis}] == {size}, so they point at {bounds}",
+                # A ValueError as in Chainer 7 (which checked in debug mode only; its
+                # backward fails on the overlapping pieces unsorted indices give).
+                raise ValueError(
+                    f"chainer.functions.split_axis: indices {self.indices_or_sections} must be sorted along "
+                    f"x.shape[{self.axis}]; with x.shape[{self.axis}] == {size} they point at {bounds}"
                 )
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

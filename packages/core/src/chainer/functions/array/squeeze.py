@@ -9,6 +9,17 @@ from chainer.functions.array import _util
 from chainer.utils import type_check
 
 
+def argone(iterable: Any) -> tuple[int, ...]:
+    """The positions of the ones in ``iterable``: the axes of length one of a shape.
+
+    Example:
+        >>> from chainer.functions.array import squeeze
+        >>> squeeze.argone((1, 3, 1, 2))
+        (0, 2)
+    """
+    return tuple(i for i, n in enumerate(iterable) if n == 1)
+
+
 class Squeeze(function_node.FunctionNode):
     """Remove the given axes (all axes of length one if ``axis`` is ``None``)."""
 
@@ -22,10 +33,17 @@ class Squeeze(function_node.FunctionNode):
             return
         for axis in self.axis:
             _util.expect_axis(x_type, axis)
-            type_check.expect(x_type.shape[axis] == 1)
+        # Axes that cannot be squeezed are ValueErrors, as in numpy.squeeze and Chainer 7.
         ndim = type_check.eval(x_type.ndim)
         if len({a % ndim for a in self.axis}) != len(self.axis):
-            raise type_check.InvalidType(f"axis {self.axis} has no repeated axis", f"x.ndim is {ndim}")
+            raise ValueError(f"chainer.functions.squeeze: duplicate value in axis {self.axis}")
+        shape = type_check.eval(x_type.shape)
+        for axis in self.axis:
+            if shape[axis] != 1:
+                raise ValueError(
+                    f"chainer.functions.squeeze: axis {axis} has size {shape[axis]}; only axes of size one can be "
+                    "squeezed out"
+                )
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]

@@ -28,7 +28,7 @@ class Where(function_node.FunctionNode):
         return (xp.asarray(xp.where(condition, x, y)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+        from chainer.functions.math import sum as sum_module
 
         gy = grad_outputs[0]
         xp = backend.get_array_module(gy)
@@ -38,9 +38,9 @@ class Where(function_node.FunctionNode):
             if i == 0:
                 result.append(None)
             elif i == 1:
-                result.append(sum_to.sum_to(where(self._condition, gy, zero), self._x_shape))
+                result.append(sum_module.sum_to(where(self._condition, gy, zero), self._x_shape))
             else:
-                result.append(sum_to.sum_to(where(self._condition, zero, gy), self._y_shape))
+                result.append(sum_module.sum_to(where(self._condition, zero, gy), self._y_shape))
         return tuple(result)
 
 

@@ -93,7 +93,7 @@ class LocalConvolution2DFunction(function_node.FunctionNode):
                 w_l = reshape.reshape(transpose.transpose(W_x, (1, 2, 0, 3, 4, 5)), (positions, o, patch))
                 gcol = matmul.matmul(gy_l, w_l)  # (L, N, C k k)
                 gcol = reshape.reshape(transpose.transpose(gcol, (1, 2, 0)), (n, patch, out_h, out_w))
-                result.append(im2col.Col2Im((h, w), *geometry).apply((gcol,))[0])
+                result.append(im2col.Im2ColGrad((h, w), *geometry).apply((gcol,))[0])
             elif index == 1:
                 col = im2col.Im2Col(*geometry).apply((x,))[0]  # (N, C k k, oh, ow)
                 col_l = reshape.reshape(transpose.transpose(col, (2, 3, 0, 1)), (positions, n, patch))

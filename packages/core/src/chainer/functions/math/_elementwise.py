@@ -6,7 +6,7 @@ import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from chainer import backend, function_node, utils
+from chainer import backend, configuration, function_node, utils
 from chainer.utils import type_check
 
 
@@ -27,16 +27,17 @@ def expect_float_broadcastable(in_types: Any, names: tuple[str, ...]) -> None:
 
 def sum_to(gx: Any, shape: tuple[int, ...]) -> Any:
     """Sum a gradient back to an input's shape (undoing broadcasting)."""
-    from chainer.functions.array import sum_to as sum_to_module
+    from chainer.functions.math import sum as sum_module
 
-    return sum_to_module.sum_to(gx, shape)
+    return sum_module.sum_to(gx, shape)
 
 
 class Masked(function_node.FunctionNode):
     """``where(mask, g, 0)``: passes ``g`` where ``mask`` holds.
 
     The gradient of a piecewise function (clip, maximum, ...) away from its kinks; it is
-    linear in ``g``, so its own backward is itself with the same mask.
+    linear in ``g``, so its own backward is itself with the same mask. Those functions
+    name their subclass of it (``ClipGrad``, ``MaximumGrad``...) as Chainer 7 did.
     """
 
     def __init__(self, mask: Any) -> None:
@@ -48,12 +49,48 @@ class Masked(function_node.FunctionNode):
         return (xp.where(self.mask, g, g.dtype.type(0)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return Masked(self.mask).apply(grad_outputs)
+        return type(self)(self.mask).apply(grad_outputs)
 
 
 def masked(mask: Any, g: Any) -> Any:
     """``g`` where ``mask`` holds, zero elsewhere (differentiable in ``g``)."""
     return Masked(mask).apply((g,))[0]
+
+
+class UnaryGrad(function_node.FunctionNode):
+    """``gx = gy * f'(x)``: the gradient of an elementwise function ``f`` as one node of
+    ``(x, gy)`` (one pass over the arrays in backward, and differentiable again).
+
+    A subclass gives ``f'`` on arrays (:meth:`_derivative`, used in forward) and ``f'``
+    and ``f''`` as differentiable expressions of the variable ``x`` (:meth:`_first`,
+    :meth:`_second`; ``_second`` returns ``None`` where ``f''`` is zero).
+    """
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        return (utils.force_array(gy * self._derivative(backend.get_array_module(x), x), gy.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        result: list[Any] = []
+        for i in indexes:
+            if i == 0:
+                second = self._second(x)
+                result.append(None if second is None else ggx * gy * second)
+            else:
+                result.append(ggx * self._first(x))
+        return tuple(result)
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _derivative(xp, x)")
+
+    def _first(self, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _first(x)")
+
+    def _second(self, x: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement _second(x)")
 
 
 class Selection(function_node.FunctionNode):
@@ -66,6 +103,8 @@ class Selection(function_node.FunctionNode):
 
     _select: ClassVar[str]
     _x1_wins: ClassVar[Callable[[Any, Any], Any]]
+    # The node of the gradient (a Masked by the choice).
+    _grad: ClassVar[type[Masked]]
 
     @property
     def label(self) -> str:
@@ -85,21 +124,31 @@ class Selection(function_node.FunctionNode):
         gy = grad_outputs[0]
         result = []
         for i in indexes:
-            if i == 0:
-                result.append(sum_to(masked(x1_wins, gy), x1.shape))
-            else:
-                result.append(sum_to(masked(~x1_wins, gy), x2.shape))
+            mask = x1_wins if i == 0 else ~x1_wins
+            result.append(sum_to(self._grad(mask).apply((gy,))[0], (x1, x2)[i].shape))
         return tuple(result)
 
 
 # Broadcasting of y along the axes axis .. axis + y.ndim - 1 of x (scale and bias).
 
 
-def check_axis_types(in_types: Any, axis: int) -> None:
+class AxisShapeError(AssertionError):
+    """``y`` does not fit the axes of ``x`` it covers, found in debug mode: Chainer 7
+    asserted the shapes there, so code written for it expects an AssertionError."""
+
+
+def check_axis_types(in_types: Any, axis: int, label: str) -> None:
     """Expect floating ``x`` and ``y`` of one dtype with ``y.shape == x.shape[axis:axis + y.ndim]``."""
     type_check._argname(in_types, ("x", "y"))
     x_type, y_type = in_types
     type_check.expect(x_type.dtype.kind == "f", y_type.dtype == x_type.dtype)
+    if configuration.config.debug:
+        x_shape, y_shape = type_check.eval(x_type.shape), type_check.eval(y_type.shape)
+        if x_shape[axis : axis + len(y_shape)] != y_shape:
+            raise AxisShapeError(
+                f"chainer.functions.{label}: y.shape {y_shape} must equal x.shape[{axis}:{axis + len(y_shape)}] "
+                f"(x.shape is {x_shape})"
+            )
     type_check.expect(x_type.shape[axis : axis + y_type.ndim] == y_type.shape)
 
 

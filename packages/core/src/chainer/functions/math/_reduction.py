@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend
+import numpy
+
+from chainer import backend, function_node
 from chainer.utils import type_check
 
 
 def normalize_axis(axis: Any, where: str, allow_tuple: bool = True) -> tuple[int, ...] | None:
     """Validate an ``axis`` argument and return it as ``None`` or a tuple of ints.
+
+    A list is refused as Chainer 7 refused it (a tuple is the documented form).
 
     Raises:
         TypeError: ``axis`` is neither ``None``, an int nor (if allowed) a tuple of ints.
@@ -17,19 +21,24 @@ def normalize_axis(axis: Any, where: str, allow_tuple: bool = True) -> tuple[int
     """
     if axis is None:
         return None
-    if isinstance(axis, int) and not isinstance(axis, bool):
-        return (axis,)
-    if allow_tuple and isinstance(axis, (tuple, list)):
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in axis):
-            if len(set(axis)) != len(axis):
-                raise ValueError(f"{where}: duplicate value in axis {tuple(axis)}")
-            return tuple(axis)
+    if _is_int(axis):
+        return (int(axis),)
+    if allow_tuple and isinstance(axis, tuple) and all(_is_int(a) for a in axis):
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"{where}: duplicate value in axis {axis}")
+        return tuple(int(a) for a in axis)
     expected = "None, an int or a tuple of ints" if allow_tuple else "None or an int"
     raise TypeError(f"{where}: axis must be {expected}, got {axis!r}")
 
 
-def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x") -> None:
-    """Type check: every axis is in ``[-ndim, ndim)`` and no two name the same axis."""
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, numpy.integer)) and not isinstance(value, (bool, numpy.bool_))
+
+
+def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x", where: str = "") -> None:
+    """Type check: every axis is in ``[-ndim, ndim)``; and no two name the same axis, a
+    ``ValueError`` as in Chainer 7 (``(1, -2)`` of a 3-dimensional ``x``), naming the
+    function ``where``."""
     if axes is None:
         return
     ndim = type_check.eval(x_type.ndim)
@@ -39,7 +48,28 @@ def check_axes(x_type: Any, axes: tuple[int, ...] | None, name: str = "x") -> No
                 f"-{name}.ndim <= axis < {name}.ndim for every axis in {axes}", f"{name}.ndim is {ndim}"
             )
     if len({a % ndim for a in axes}) != len(axes):
-        raise type_check.InvalidType(f"axes {axes} name distinct axes of {name}", f"{name}.ndim is {ndim}")
+        raise ValueError(
+            f"{where}: duplicate value in axis {axes}: they name one axis of the {ndim}-dimensional {name} twice"
+        )
+
+
+class AxisReduction(function_node.FunctionNode):
+    """A reduction of a floating ``x`` over ``axis`` (a tuple of ints, ``None`` for all
+    axes), keeping the reduced axes with size one if ``keepdims``. A subclass names its
+    public function in ``_where`` (for argument errors)."""
+
+    _where = "chainer.functions"
+
+    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
+        self.axis = axis
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        x_type = in_types[0]
+        # Integer reductions would make average() and friends truncate; 7.8.1 rejects them too.
+        expect_float(x_type)
+        check_axes(x_type, self.axis, where=self._where)
 
 
 def reduced_axes(ndim: int, axes: tuple[int, ...] | None) -> tuple[int, ...]:
@@ -59,11 +89,18 @@ def expect_float(x_type: Any) -> None:
     type_check.expect(x_type.dtype.kind == "f")
 
 
-def expect_linalg_dtype(a_type: Any, name: str = "a") -> None:
-    """Linear algebra runs in float32 or float64 only (as LAPACK and cuSOLVER do)."""
+def expect_linalg_dtype(a_type: Any, name: str = "a", half: bool = False) -> None:
+    """Linear algebra runs in float32 or float64 only (as LAPACK and cuSOLVER do);
+    ``half`` also admits float16, which :func:`linalg_operand` computes in float32."""
     dtype = type_check.eval(a_type.dtype)
-    if dtype.char not in "fd":
-        raise type_check.InvalidType(f"{name}.dtype in (float32, float64)", f"{name}.dtype is {dtype}")
+    if dtype.char not in ("efd" if half else "fd"):
+        expected = "(float16, float32, float64)" if half else "(float32, float64)"
+        raise type_check.InvalidType(f"{name}.dtype in {expected}", f"{name}.dtype is {dtype}")
+
+
+def linalg_operand(a: Any) -> Any:
+    """``a`` in a dtype that LAPACK and cuSOLVER take: float16 becomes float32."""
+    return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 
 def first_true(mask: Any, axes: tuple[int, ...]) -> Any:

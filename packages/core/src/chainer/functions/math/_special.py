@@ -29,6 +29,28 @@ _MATH_FALLBACKS: dict[str, Callable[[float], float]] = {
 }
 
 
+def scipy_available() -> bool:
+    """Whether SciPy can be imported: the ``available_cpu`` of the modules whose
+    functions need it on CPU (found on first use, as SciPy is slow to import)."""
+    try:
+        import scipy.special  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def available_cpu_attribute(module_name: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that answers ``available_cpu`` (Chainer 7's constant:
+    whether the module's function works on CPU, i.e. SciPy is installed)."""
+
+    def __getattr__(name: str) -> Any:
+        if name == "available_cpu":
+            return scipy_available()
+        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 def _cpu_function(name: str, where: str) -> Callable[..., Any]:
     try:
         from scipy import special

@@ -4,8 +4,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import variable
+from chainer import utils, variable
+from chainer.functions.math import _reduction
 from chainer.functions.math import sum as sum_module
+
+
+class Mean(_reduction.AxisReduction):
+    """Unweighted mean over the given axes (all axes for ``None``)."""
+
+    _where = "chainer.functions.average"
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        self._in_shape = x.shape
+        count = _count(x.shape, self.axis)
+        if count == 0:
+            raise ValueError("chainer.functions.average: the average of an empty selection is undefined")
+        self._scale = 1.0 / count
+        return (utils.force_array(x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import broadcast, reshape
+
+        gy = grad_outputs[0] * self._scale
+        if not self.keepdims:
+            gy = reshape.reshape(gy, _reduction.kept_shape(self._in_shape, self.axis))
+        return (broadcast.broadcast_to(gy, self._in_shape),)
 
 
 def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = False) -> variable.Variable:
@@ -24,13 +48,9 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     from chainer.functions.array import broadcast, reshape
 
     x = variable.as_variable(x)
-    axes = sum_module._normalize_axis(axis, "chainer.functions.average")
+    axes = _reduction.normalize_axis(axis, "chainer.functions.average")
     if weights is None:
-        total = sum_module.sum(x, axis=axes, keepdims=keepdims)  # validates the axes
-        count = x.size if axes is None else _count(x.shape, axes)
-        if count == 0:
-            raise ValueError("chainer.functions.average: the average of an empty selection is undefined")
-        return total * (1.0 / count)
+        return Mean(axes, keepdims).apply((x,))[0]
     weights = variable.as_variable(weights)
     if weights.shape != x.shape:
         if axes is None or len(axes) != 1 or weights.ndim != 1:
@@ -58,11 +78,10 @@ def average(x: Any, axis: Any = None, weights: Any = None, keepdims: bool = Fals
     return weighted / total_weight
 
 
-def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+def _count(shape: tuple[int, ...], axes: tuple[int, ...] | None) -> int:
     n = 1
-    ndim = len(shape)
-    for a in axes:
-        n *= shape[a % ndim]
+    for a in _reduction.reduced_axes(len(shape), axes):
+        n *= shape[a]
     return n
 
 

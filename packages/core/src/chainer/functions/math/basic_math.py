@@ -17,7 +17,15 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
-from chainer.functions.array import sum_to
+from chainer.functions.math import sum as sum_module
+from chainer.functions.math._basic_math_grads import (
+    AbsoluteGrad,
+    DivFromConstantGrad,
+    DivGrad,
+    PowConstVarGrad,
+    PowVarConstGrad,
+    PowVarVarGrad,
+)
 from chainer.utils import type_check
 
 _Variable = variable.Variable
@@ -98,7 +106,7 @@ class _ConstantOperand(function_node.FunctionNode):
 
     @property
     def label(self) -> str:
-        return self._label_format.format(_const_label(self.value))
+        return self._label_format.format(_convert_value_to_string(self.value))
 
 
 class _Broadcasting(function_node.FunctionNode):
@@ -121,7 +129,7 @@ class _Broadcasting(function_node.FunctionNode):
         result = []
         # A loop rather than a comprehension: this runs once per node in every backprop.
         for i, g in zip(indexes, self._input_grads(indexes, grad_outputs[0])):
-            result.append(sum_to.sum_to(g, inputs[i].shape))
+            result.append(sum_module.sum_to(g, inputs[i].shape))
         return tuple(result)
 
     def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
@@ -148,10 +156,8 @@ class Absolute(_FloatInput):
         return (utils.force_array(abs(inputs[0])),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.math import sign
-
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sign.sign(x),)
+        return AbsoluteGrad().apply((x, grad_outputs[0]))
 
 
 class Add(_Broadcasting):
@@ -170,6 +176,11 @@ class Add(_Broadcasting):
 
     def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
         return [gy] * len(indexes)
+
+
+class MultiAdd(Add):
+    """The sum of three or more variables (broadcasting): the node of :func:`add` with
+    more than two operands."""
 
 
 class AddConstant(_ConstantOperand):
@@ -251,10 +262,10 @@ class Div(_Broadcasting):
         x0, x1 = inputs
         return (utils.force_array(x0 / x1),)
 
-    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x0, x1 = self.get_retained_inputs()
-        gx0 = gy / x1
-        return [gx0 if i == 0 else -gx0 * x0 / x1 for i in indexes]
+        grads = DivGrad().apply((x0, x1, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
 
 
 class DivFromConstant(_FloatInput, _ConstantOperand):
@@ -267,7 +278,7 @@ class DivFromConstant(_FloatInput, _ConstantOperand):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
-        return (-grad_outputs[0] * self.value / (x * x),)
+        return DivFromConstantGrad(self.value).apply((x, grad_outputs[0]))
 
 
 class FloorDiv(function_node.FunctionNode):
@@ -301,16 +312,13 @@ class PowVarVar(_Broadcasting):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
-        self.retain_outputs((0,))
         x0, x1 = inputs
         return (utils.force_array(x0**x1),)
 
-    def _input_grads(self, indexes: tuple[int, ...], gy: Any) -> list[Any]:
-        from chainer.functions.math import exponential
-
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x0, x1 = self.get_retained_inputs()
-        (y,) = self.get_retained_outputs()
-        return [gy * x1 * x0 ** (x1 - 1) if i == 0 else gy * y * exponential.log(x0) for i in indexes]
+        grads = PowVarVarGrad().apply((x0, x1, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
 
 
 class PowVarConst(_FloatInput, _ConstantOperand):
@@ -323,29 +331,33 @@ class PowVarConst(_FloatInput, _ConstantOperand):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
-        value = self.value
-        if value == 2:
-            return (grad_outputs[0] * (x * 2),)
-        return (grad_outputs[0] * (value * x ** (value - 1)),)
+        return PowVarConstGrad(self.value).apply((x, grad_outputs[0]))
 
 
 class PowConstVar(_FloatInput, _ConstantOperand):
     _label_format = "{} ** _"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        self.retain_outputs((0,))
+        self.retain_inputs((0,))
         x = inputs[0]
         return (_as_array(self.value**x, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        (y,) = self.get_retained_outputs()
-        return (grad_outputs[0] * y * float(numpy.log(self.value)),)
+        (x,) = self.get_retained_inputs()
+        return PowConstVarGrad(self.value).apply((x, grad_outputs[0]))
 
 
-def _const_label(value: Any) -> str:
-    if _is_scalar(value):
-        return str(value)
-    return f"constant array {getattr(value, 'shape', '')}"
+def _convert_value_to_string(value: Any) -> str:
+    """How a constant operand appears in a node's label (as in Chainer 7): a number as
+    Python prints it, in parentheses when negative; an array or variable as
+    ``constant array``."""
+    if isinstance(value, variable.Variable):
+        value = value.array
+    if isinstance(value, numpy.generic):
+        value = value.item()
+    if isinstance(value, (int, float)):
+        return f"({value})" if value < 0 else str(value)
+    return "constant array"
 
 
 def neg(self: Any) -> variable.Variable:
@@ -395,7 +407,7 @@ def add(*xs: Any) -> variable.Variable:
                 f"got {type(x).__name__}"
             )
         operands.append(c)
-    return Add().apply(tuple(operands))[0]
+    return MultiAdd().apply(tuple(operands))[0]
 
 
 def _binary_operator(
@@ -467,9 +479,10 @@ def rmatmul(self: Any, lhs: Any) -> variable.Variable:
     return matmul_module.matmul(lhs_c, self)
 
 
-def _install_variable_operators() -> None:
+def install_variable_arithmetics() -> None:
     """Give :class:`~chainer.Variable` its arithmetic operators (defined here because
-    they are functions on variables)."""
+    they are functions on variables). Done when this module is imported; calling it
+    again reinstalls them."""
     V = variable.Variable
     V.__neg__ = neg  # type: ignore[method-assign,assignment]
     V.__abs__ = absolute  # type: ignore[method-assign,assignment]
@@ -487,6 +500,6 @@ def _install_variable_operators() -> None:
     V.__rmatmul__ = rmatmul  # type: ignore[method-assign,assignment]
 
 
-_install_variable_operators()
+install_variable_arithmetics()
 
 __all__ = ["absolute", "add"]

@@ -24,11 +24,33 @@ class BatchL2NormSquared(function_node.FunctionNode):
         return (utils.force_array(xp.einsum("ij,ij->i", flat, flat), x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import broadcast, reshape
-
         (x,) = self.get_retained_inputs()
-        gy = reshape.reshape(grad_outputs[0], (x.shape[0],) + (1,) * (x.ndim - 1))
-        return (broadcast.broadcast_to(gy * 2.0, x.shape) * x,)
+        return BatchL2NormSquaredGrad().apply((x, grad_outputs[0]))
+
+
+class BatchL2NormSquaredGrad(function_node.FunctionNode):
+    """The gradient of :class:`BatchL2NormSquared` from ``(x, gy)``: ``gx[i] = 2 gy[i] x[i]``."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        gy2 = (gy * 2).reshape((len(x),) + (1,) * (x.ndim - 1))
+        return (utils.force_array(gy2 * x, x.dtype),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import broadcast, reshape
+        from chainer.functions.math import sum as sum_module
+
+        x, gy = self.get_retained_inputs()
+        ggx = grad_outputs[0]
+        result = []
+        for i in indexes:
+            if i == 0:
+                gy2 = reshape.reshape(gy * 2, (len(x),) + (1,) * (x.ndim - 1))
+                result.append(broadcast.broadcast_to(gy2, x.shape) * ggx)
+            else:
+                result.append(sum_module.sum(reshape.reshape(ggx * x, (len(x), -1)), axis=1) * 2)
+        return tuple(result)
 
 
 def batch_l2_norm_squared(x: Any) -> variable.Variable:

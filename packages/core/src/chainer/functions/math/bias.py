@@ -17,7 +17,7 @@ class Bias(function_node.FunctionNode):
         return "bias"
 
     def check_type_forward(self, in_types: Any) -> None:
-        _elementwise.check_axis_types(in_types, self.axis)
+        _elementwise.check_axis_types(in_types, self.axis, "bias")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, y = inputs

@@ -11,6 +11,10 @@ from chainer import backend, function_node, utils, variable
 from chainer.functions.math import _elementwise
 
 
+class ClipGrad(_elementwise.Masked):
+    """The gradient of :func:`clip`: ``gy`` where ``x`` lies in the interval, 0 elsewhere."""
+
+
 class Clip(function_node.FunctionNode):
     """Limits values to ``[x_min, x_max]`` (``None`` leaves that side open)."""
 
@@ -49,7 +53,7 @@ class Clip(function_node.FunctionNode):
             mask = x >= self.x_min
         else:
             mask = (x >= self.x_min) & (x <= self.x_max)
-        return (_elementwise.masked(mask, grad_outputs[0]),)
+        return ClipGrad(mask).apply(grad_outputs)
 
 
 def _check_bound(value: Any, name: str) -> float | None:

@@ -51,6 +51,71 @@ class Cumprod(function_node.FunctionNode):
         return (gx + _reverse_cumsum(gy * y_first_replaced, axis) * first,)
 
 
+class Cumprodsum(function_node.FunctionNode):
+    """The linear recurrence ``z[0] = xadd[0]``, ``z[i] = xmul[i] * z[i - 1] + xadd[i]``
+    along ``axis`` of two arrays of one shape (inputs ``xmul`` and ``xadd``).
+
+    Cumulative sums (``xmul = 1``) and products (``xadd = 0`` but for the first) are
+    special cases; run backwards it accumulates the gradient of a cumulative product
+    without dividing by its elements.
+    """
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("xmul", "xadd"))
+        xmul_type, xadd_type = in_types
+        _reduction.expect_float(xmul_type)
+        type_check.expect(xadd_type.dtype == xmul_type.dtype, xadd_type.shape == xmul_type.shape)
+        _reduction.check_axes(xmul_type, (self.axis,))
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0,))
+        self.retain_outputs((0,))
+        xmul, xadd = inputs
+        xp = backend.get_array_module(xmul)
+        z = xp.array(xp.moveaxis(xadd, self.axis, 0))
+        mul = xp.moveaxis(xmul, self.axis, 0)
+        # One step per position along the axis, each over all the other axes at once.
+        for i in range(1, len(z)):
+            z[i] += mul[i] * z[i - 1]
+        return (xp.ascontiguousarray(xp.moveaxis(z, 0, self.axis)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        # dz[j]/dxadd[i] = prod(xmul[i+1..j]) for j >= i, so gxadd is the same recurrence
+        # run backwards with the multipliers shifted by one; gxmul[i] = gxadd[i] z[i-1].
+        from chainer.functions.array import concat, get_item
+
+        (xmul,) = self.get_retained_inputs()
+        (z,) = self.get_retained_outputs()
+        axis = self.axis % xmul.ndim
+        lead = (slice(None),) * axis
+        xp = backend.get_array_module(xmul)
+        edge_shape = xmul.shape[:axis] + (1,) + xmul.shape[axis + 1 :]
+        ones = variable.Variable(xp.ones(edge_shape, xmul.dtype), requires_grad=False)
+        zeros = variable.Variable(xp.zeros(edge_shape, xmul.dtype), requires_grad=False)
+        next_mul = concat.concat((get_item.get_item(xmul, lead + (slice(1, None),)), ones), axis)
+        g_add = _flipcumprodsum(next_mul, grad_outputs[0], axis)
+        result = []
+        for i in indexes:
+            if i == 0:
+                z_before = concat.concat((zeros, get_item.get_item(z, lead + (slice(None, -1),))), axis)
+                result.append(g_add * z_before)
+            else:
+                result.append(g_add)
+        return tuple(result)
+
+
+def _flipcumprodsum(xmul: Any, xadd: Any, axis: int) -> variable.Variable:
+    """:class:`Cumprodsum` run from the end of ``axis``: ``z[n-1] = xadd[n-1]``,
+    ``z[i] = xmul[i] * z[i + 1] + xadd[i]``."""
+    from chainer.functions.array import flip
+
+    z = Cumprodsum(axis).apply((flip.flip(xmul, axis), flip.flip(xadd, axis)))[0]
+    return flip.flip(z, axis)
+
+
 def _reverse_cumsum(x: variable.Variable, axis: int) -> variable.Variable:
     return cumsum_module.Cumsum(axis, reverse=True).apply((x,))[0]
 

@@ -25,7 +25,7 @@ class Det(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("a",))
         a_type = in_types[0]
-        _reduction.expect_linalg_dtype(a_type)
+        _reduction.expect_linalg_dtype(a_type, half=True)
         type_check.expect(a_type.ndim == (3 if self.batched else 2), a_type.shape[-1] == a_type.shape[-2])
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -33,7 +33,7 @@ class Det(function_node.FunctionNode):
         self.retain_outputs((0,))
         a = inputs[0]
         xp = backend.get_array_module(a)
-        return (utils.force_array(xp.linalg.det(a), a.dtype),)
+        return (utils.force_array(xp.linalg.det(_reduction.linalg_operand(a)), a.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.array import reshape, transpose
@@ -48,6 +48,13 @@ class Det(function_node.FunctionNode):
         return (scale * transpose.transpose(inv.inv(a)),)
 
 
+class BatchDet(Det):
+    """The node of :func:`batch_det`: :class:`Det` of each matrix of a batch."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)
+
+
 def det(a: Any) -> variable.Variable:
     """Determinant of a square matrix.
 
@@ -55,7 +62,7 @@ def det(a: Any) -> variable.Variable:
     raises ``numpy.linalg.LinAlgError`` (as in Chainer 7.8.1).
 
     Args:
-        a: A variable of shape ``(N, N)``, float32 or float64.
+        a: A variable of shape ``(N, N)``, float16 (computed in float32), float32 or float64.
 
     Returns:
         The determinant, a 0-dimensional variable.
@@ -71,7 +78,7 @@ def batch_det(a: Any) -> variable.Variable:
     """Determinants of a batch of square matrices.
 
     Args:
-        a: A variable of shape ``(B, N, N)``, float32 or float64.
+        a: A variable of shape ``(B, N, N)``, float16 (computed in float32), float32 or float64.
 
     Returns:
         The determinant of each matrix, ``(B,)``.
@@ -80,7 +87,7 @@ def batch_det(a: Any) -> variable.Variable:
         >>> F.batch_det(np.stack([np.eye(2, dtype='f') * 2] * 3)).array
         array([4., 4., 4.], dtype=float32)
     """
-    return Det(batched=True).apply((a,))[0]
+    return BatchDet().apply((a,))[0]
 
 
 __all__ = ["batch_det", "det"]

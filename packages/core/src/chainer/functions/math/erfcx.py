@@ -53,4 +53,7 @@ def erfcx(x: Any) -> variable.Variable:
     return Erfcx().apply((x,))[0]
 
 
+# available_cpu: whether SciPy, which computes this function on CPU, is installed.
+__getattr__ = _special.available_cpu_attribute(__name__)
+
 __all__ = ["erfcx"]

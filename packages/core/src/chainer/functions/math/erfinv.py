@@ -8,7 +8,8 @@ from typing import Any
 from chainer import function_node, variable
 from chainer.functions.math import _elementwise, _special
 
-_HALF_SQRT_PI = math.sqrt(math.pi) / 2.0
+# The constant factor of the derivative (Chainer 7's name, spelling included).
+BACKWORDC = math.sqrt(math.pi) / 2.0
 
 
 class ErfInv(function_node.FunctionNode):
@@ -28,7 +29,7 @@ class ErfInv(function_node.FunctionNode):
         from chainer.functions.math import exponential
 
         (y,) = self.get_retained_outputs()
-        return (grad_outputs[0] * exponential.exp(y * y) * _HALF_SQRT_PI,)
+        return (grad_outputs[0] * exponential.exp(y * y) * BACKWORDC,)
 
 
 def erfinv(x: Any) -> variable.Variable:
@@ -51,5 +52,8 @@ def erfinv(x: Any) -> variable.Variable:
     """
     return ErfInv().apply((x,))[0]
 
+
+# available_cpu: whether SciPy, which computes this function on CPU, is installed.
+__getattr__ = _special.available_cpu_attribute(__name__)
 
 __all__ = ["erfinv"]

@@ -65,6 +65,20 @@ class Log(function_node.FunctionNode):
         return (gx,)
 
 
+class Log2(Log):
+    """Logarithm to base 2."""
+
+    def __init__(self) -> None:
+        super().__init__(2)
+
+
+class Log10(Log):
+    """Logarithm to base 10."""
+
+    def __init__(self) -> None:
+        super().__init__(10)
+
+
 def exp(x: Any) -> variable.Variable:
     """Elementwise exponential, :math:`e^x`."""
     return Exp().apply((x,))[0]
@@ -77,12 +91,12 @@ def log(x: Any) -> variable.Variable:
 
 def log2(x: Any) -> variable.Variable:
     """Elementwise logarithm to base 2."""
-    return Log(2).apply((x,))[0]
+    return Log2().apply((x,))[0]
 
 
 def log10(x: Any) -> variable.Variable:
     """Elementwise logarithm to base 10."""
-    return Log(10).apply((x,))[0]
+    return Log10().apply((x,))[0]
 
 
 __all__ = ["exp", "log", "log10", "log2"]

@@ -25,14 +25,14 @@ class Inv(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("a",))
         a_type = in_types[0]
-        _reduction.expect_linalg_dtype(a_type)
+        _reduction.expect_linalg_dtype(a_type, half=True)
         type_check.expect(a_type.ndim == (3 if self.batched else 2), a_type.shape[-1] == a_type.shape[-2])
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))
         a = inputs[0]
         xp = backend.get_array_module(a)
-        return (utils.force_array(xp.linalg.inv(a), a.dtype),)
+        return (utils.force_array(xp.linalg.inv(_reduction.linalg_operand(a)), a.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.math import matmul
@@ -42,11 +42,18 @@ class Inv(function_node.FunctionNode):
         return (-matmul.matmul(y, matmul.matmul(gy, y, transb=True), transa=True),)
 
 
+class BatchInv(Inv):
+    """The node of :func:`batch_inv`: :class:`Inv` of each matrix of a batch."""
+
+    def __init__(self) -> None:
+        super().__init__(batched=True)
+
+
 def inv(a: Any) -> variable.Variable:
     """Inverse of a square matrix.
 
     Args:
-        a: A variable of shape ``(N, N)``, float32 or float64.
+        a: A variable of shape ``(N, N)``, float16 (computed in float32), float32 or float64.
 
     Returns:
         The inverse, ``(N, N)``.
@@ -66,7 +73,7 @@ def batch_inv(a: Any) -> variable.Variable:
     """Inverses of a batch of square matrices.
 
     Args:
-        a: A variable of shape ``(B, N, N)``, float32 or float64.
+        a: A variable of shape ``(B, N, N)``, float16 (computed in float32), float32 or float64.
 
     Returns:
         The inverse of each matrix, ``(B, N, N)``.
@@ -75,7 +82,7 @@ def batch_inv(a: Any) -> variable.Variable:
         >>> F.batch_inv(np.stack([np.eye(2, dtype='f') * 2] * 3)).shape
         (3, 2, 2)
     """
-    return Inv(batched=True).apply((a,))[0]
+    return BatchInv().apply((a,))[0]
 
 
 __all__ = ["batch_inv", "inv"]

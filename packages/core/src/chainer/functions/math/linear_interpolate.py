@@ -30,16 +30,45 @@ class LinearInterpolate(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         p, x, y = self.get_retained_inputs()
-        g = grad_outputs[0]
-        gx = g * p
-        result = []
+        grads = LinearInterpolateGrad().apply((p, x, y, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
+
+
+def _times(gg: Any, factor: Any) -> Any:
+    return None if gg is None else gg * factor
+
+
+def _sum(*terms: Any) -> Any:
+    total = None
+    for t in terms:
+        if t is not None:
+            total = t if total is None else total + t
+    return total
+
+
+class LinearInterpolateGrad(function_node.FunctionNode):
+    """The gradients of :func:`linear_interpolate` from ``(p, x, y, g)``:
+    ``g (x - y)``, ``g p`` and ``g (1 - p)``."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 2, 3))
+        p, x, y, g = inputs
+        gx = utils.force_array(g * p)
+        return utils.force_array(g * (x - y)), gx, utils.force_array(g - gx)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        p, x, y, g = self.get_retained_inputs()
+        ggp, ggx, ggy = grad_outputs
+        result: list[Any] = []
         for i in indexes:
-            if i == 0:
-                result.append(g * (x - y))
+            if i == 0:  # p enters g p and g (1 - p)
+                result.append(_sum(_times(ggx, g), _times(ggy, -g)))
             elif i == 1:
-                result.append(gx)
+                result.append(_times(ggp, g))
+            elif i == 2:
+                result.append(_times(ggp, -g))
             else:
-                result.append(g - gx)
+                result.append(_sum(_times(ggp, x - y), _times(ggx, p), _times(ggy, 1 - p)))
         return tuple(result)
 
 

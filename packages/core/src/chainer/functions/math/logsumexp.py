@@ -21,7 +21,7 @@ class LogSumExp(function_node.FunctionNode):
         type_check._argname(in_types, ("x",))
         x_type = in_types[0]
         _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis)
+        _reduction.check_axes(x_type, self.axis, where="chainer.functions.logsumexp")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))

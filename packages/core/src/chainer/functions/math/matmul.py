@@ -13,9 +13,21 @@ def _op(a: Any, trans: bool) -> Any:
     return a.swapaxes(-1, -2) if trans else a
 
 
+def _grad_as(grad: Any, like: Any) -> Any:
+    # Mixed-precision products compute in the promoted dtype; each gradient goes back to
+    # its own input's dtype.
+    from chainer.functions.array import cast
+
+    return grad if grad.dtype == like.dtype else cast.cast(grad, like.dtype)
+
+
 class MatMul(function_node.FunctionNode):
     """``op(a) @ op(b)`` for arrays of two or more dimensions, ``op`` transposing the
-    last two axes when asked."""
+    last two axes when asked.
+
+    The operands may differ in floating dtype (as in Chainer 7): the product has NumPy's
+    promoted dtype and each gradient its input's dtype.
+    """
 
     def __init__(self, transa: bool = False, transb: bool = False) -> None:
         self.transa = transa
@@ -26,7 +38,7 @@ class MatMul(function_node.FunctionNode):
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == "f",
-            a_type.dtype == b_type.dtype,
+            b_type.dtype.kind == "f",
             a_type.ndim >= 2,
             b_type.ndim >= 2,
         )
@@ -42,7 +54,7 @@ class MatMul(function_node.FunctionNode):
         return (utils.force_array(xp.matmul(_op(a, self.transa), _op(b, self.transb))),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.array import sum_to
+        from chainer.functions.math import sum as sum_module
 
         a, b = self.get_retained_inputs()
         gy = grad_outputs[0]
@@ -51,10 +63,10 @@ class MatMul(function_node.FunctionNode):
         for i in indexes:
             if i == 0:
                 ga = matmul(b, gy, transa=tb, transb=True) if ta else matmul(gy, b, transb=not tb)
-                result.append(sum_to.sum_to(ga, a.shape))
+                result.append(_grad_as(sum_module.sum_to(ga, a.shape), a))
             else:
                 gb = matmul(gy, a, transa=True, transb=ta) if tb else matmul(a, gy, transa=not ta)
-                result.append(sum_to.sum_to(gb, b.shape))
+                result.append(_grad_as(sum_module.sum_to(gb, b.shape), b))
         return tuple(result)
 
 
@@ -99,13 +111,74 @@ def matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> variab
     return y
 
 
+class BatchMatMul(MatMul):
+    """The node of the deprecated :func:`batch_matmul`: :class:`MatMul` of 3-dimensional
+    operands, whose gradients come from one :class:`BatchMatMulGrad` node."""
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        a, b = self.get_retained_inputs()
+        grads = BatchMatMulGrad(self.transa, self.transb).apply((a, b, grad_outputs[0]))
+        return tuple(grads[i] for i in indexes)
+
+
+class BatchMatMulGrad(function_node.FunctionNode):
+    """The gradients of :class:`BatchMatMul` from ``(a, b, gy)``, each in its operand's
+    dtype: with ``A = op(a)`` and ``B = op(b)``, ``gA = gy B^T`` and ``gB = A^T gy``."""
+
+    def __init__(self, transa: bool = False, transb: bool = False) -> None:
+        self.transa = transa
+        self.transb = transb
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 2))
+        a, b, gy = inputs
+        xp = backend.get_array_module(a)
+        ta, tb = self.transa, self.transb
+        # gA = gy B^T, and a's gradient is gA (or gA^T = B gy^T when a is transposed).
+        ga = xp.matmul(_op(b, tb), gy.swapaxes(-1, -2)) if ta else xp.matmul(gy, _op(b, not tb))
+        gb = xp.matmul(gy.swapaxes(-1, -2), _op(a, ta)) if tb else xp.matmul(_op(a, not ta), gy)
+        return utils.force_array(ga, a.dtype), utils.force_array(gb, b.dtype)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        # With ggA, ggB the output gradients as seen by A and B:
+        # d/dgy = ggA B + A ggB, d/dB = ggA^T gy, d/dA = gy ggB^T (transposed back for
+        # transposed operands).
+        a, b, gy = self.get_retained_inputs()
+        gga, ggb = grad_outputs
+        ta, tb = self.transa, self.transb
+        result = []
+        for i in indexes:
+            if i == 0:
+                g = None
+                if ggb is not None:
+                    g = matmul(ggb, gy, transa=tb, transb=True) if ta else matmul(gy, ggb, transb=not tb)
+                result.append(None if g is None else _grad_as(g, a))
+            elif i == 1:
+                g = None
+                if gga is not None:
+                    g = matmul(gy, gga, transa=True, transb=ta) if tb else matmul(gga, gy, transa=not ta)
+                result.append(None if g is None else _grad_as(g, b))
+            else:
+                terms = []
+                if gga is not None:
+                    terms.append(matmul(gga, b, transa=ta, transb=tb))
+                if ggb is not None:
+                    terms.append(matmul(a, ggb, transa=ta, transb=tb))
+                if not terms:
+                    result.append(None)
+                    continue
+                g = terms[0] if len(terms) == 1 else terms[0] + terms[1]
+                result.append(_grad_as(g, gy))
+        return tuple(result)
+
+
 def _check_batch_matmul(transa: bool, transb: bool) -> Any:
     def check(in_types: Any) -> None:
         type_check._argname(in_types, ("a", "b"))
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == "f",
-            a_type.dtype == b_type.dtype,
+            b_type.dtype.kind == "f",
             a_type.ndim >= 2,
             a_type.ndim <= 3,
             b_type.ndim >= 2,
@@ -158,7 +231,7 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
         a = reshape.reshape(a, a.shape + (1,))
     if b.ndim == 2:
         b = reshape.reshape(b, b.shape + (1,))
-    return MatMul(transa, transb).apply((a, b))[0]
+    return BatchMatMul(transa, transb).apply((a, b))[0]
 
 
 __all__ = ["batch_matmul", "matmul"]

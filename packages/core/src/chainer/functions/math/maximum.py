@@ -9,9 +9,14 @@ from chainer import variable
 from chainer.functions.math import _elementwise
 
 
+class MaximumGrad(_elementwise.Masked):
+    """The gradient of :func:`maximum` for one operand: ``gy`` where that operand was chosen."""
+
+
 class Maximum(_elementwise.Selection):
     # The gradient goes to the larger input; to x1 on ties.
     _select = "maximum"
+    _grad = MaximumGrad
     _x1_wins = staticmethod(operator.ge)
 
 

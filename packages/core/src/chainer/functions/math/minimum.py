@@ -9,9 +9,14 @@ from chainer import variable
 from chainer.functions.math import _elementwise
 
 
+class MinimumGrad(_elementwise.Masked):
+    """The gradient of :func:`minimum` for one operand: ``gy`` where that operand was chosen."""
+
+
 class Minimum(_elementwise.Selection):
     # The gradient goes to the smaller input; to x1 on ties.
     _select = "minimum"
+    _grad = MinimumGrad
     _x1_wins = staticmethod(operator.le)
 
 

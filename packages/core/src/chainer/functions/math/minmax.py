@@ -11,7 +11,7 @@ from chainer.functions.math import _reduction
 from chainer.utils import type_check
 
 
-class SelectorBase(function_node.FunctionNode):
+class SelectorBase(_reduction.AxisReduction):
     """Reduce by selecting one value (``max`` or ``min``) over the given axes.
 
     The gradient of every output element flows to the input elements equal to it. Where
@@ -20,16 +20,6 @@ class SelectorBase(function_node.FunctionNode):
     """
 
     _reduce = "amax"
-
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis)
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
@@ -47,10 +37,12 @@ class SelectorBase(function_node.FunctionNode):
 
 
 class Max(SelectorBase):
+    _where = "chainer.functions.max"
     _reduce = "amax"
 
 
 class Min(SelectorBase):
+    _where = "chainer.functions.min"
     _reduce = "amin"
 
 

@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, function_node, utils, variable
+import numpy
+
+from chainer import backend, utils, variable
 from chainer.functions.math import _reduction
-from chainer.utils import type_check
 
 
-class Prod(function_node.FunctionNode):
+class Prod(_reduction.AxisReduction):
     """Product over the given axes."""
 
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        _reduction.expect_float(x_type)
-        _reduction.check_axes(x_type, self.axis)
+    _where = "chainer.functions.prod"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
@@ -35,7 +28,16 @@ class Prod(function_node.FunctionNode):
         shape = x.shape
         kept = _reduction.kept_shape(shape, self.axis)
         gy = _reduction.expand(grad_outputs[0], kept, shape)
-        return (gy * _product_of_others(x, y, self.axis),)
+        if x.dtype != numpy.float16:
+            return (gy * _product_of_others(x, y, self.axis),)
+        # In float16 the quotients y / x and their derivatives lose several bits; the
+        # gradient graph runs in float32 (from x, not the rounded y) and is rounded once.
+        from chainer.functions.array import cast
+
+        x32 = cast.cast(x, numpy.float32)
+        y32 = prod(x32, axis=self.axis, keepdims=True)
+        gx = cast.cast(gy, numpy.float32) * _product_of_others(x32, y32, self.axis)
+        return (cast.cast(gx, numpy.float16),)
 
 
 def _product_of_others(x: variable.Variable, y: variable.Variable, axis: tuple[int, ...] | None) -> variable.Variable:

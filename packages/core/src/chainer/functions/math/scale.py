@@ -17,7 +17,7 @@ class Scale(function_node.FunctionNode):
         return "scale"
 
     def check_type_forward(self, in_types: Any) -> None:
-        _elementwise.check_axis_types(in_types, self.axis)
+        _elementwise.check_axis_types(in_types, self.axis, "scale")
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
 from chainer.utils import sparse, type_check
 
@@ -12,45 +14,100 @@ class _CooIndex:
     """The structure of a sparse operand: entry ``k`` is at ``(row[k], col[k])`` (of matrix
     ``k // nnz`` for a batch) in matrices of ``shape``; negative indices are padding."""
 
-    def __init__(self, row: Any, col: Any, shape: tuple[int, int], flat: Any = None) -> None:
+    def __init__(self, row: Any, col: Any, shape: tuple[int, int]) -> None:
         self.row = row
         self.col = col
         self.shape = shape
-        self.batched = row.ndim == 2
-        self._flat = flat
+        self._flat: Any = None
 
-    def transposed(self) -> _CooIndex:
-        flat = self._flat
-        if flat is not None:
-            flat = (flat[0], flat[1], flat[3], flat[2])
-        return _CooIndex(self.col, self.row, (self.shape[1], self.shape[0]), flat)
-
-    def entries(self, xp: Any) -> tuple[Any, Any, Any, Any]:
-        """Flat indices of the entries that are not padding: (entry, batch or None, row, col)."""
+    def entries(self, xp: Any, transposed: bool) -> tuple[Any, Any, Any, Any]:
+        """Flat indices of the entries that are not padding: (entry, batch or None, row,
+        col), rows and columns exchanged for the transposed matrix."""
         if self._flat is None:
             valid = ((self.row >= 0) & (self.col >= 0)).ravel()
             entry = xp.arange(valid.size) if bool(valid.all()) else xp.nonzero(valid)[0]
-            batch = entry // self.row.shape[-1] if self.batched else None
+            batch = entry // self.row.shape[-1] if self.row.ndim == 2 else None
             self._flat = (entry, batch, self.row.ravel()[entry], self.col.ravel()[entry])
-        return self._flat
+        entry, batch, row, col = self._flat
+        return (entry, batch, col, row) if transposed else (entry, batch, row, col)
 
 
-class CooMatMul(function_node.FunctionNode):
-    """``S @ D`` for a sparse ``S`` given by its values (input 0) and a :class:`_CooIndex`,
-    and a dense ``D`` (input 1): ``(K, N)``, or ``(B, K, N)`` for a batch of ``S``."""
+def _swap(x: Any, swap: bool) -> Any:
+    """``x`` with its last two axes exchanged if ``swap`` (an array view)."""
+    return x.swapaxes(-1, -2) if swap else x
 
-    def __init__(self, index: _CooIndex) -> None:
-        self.index = index
+
+class _CooNode(function_node.FunctionNode):
+    """A node of two inputs that knows the structure of a sparse matrix and three
+    transposition flags; the arguments are those of :class:`CooMatMul`."""
+
+    def __init__(
+        self,
+        sp_row: Any,
+        sp_col: Any,
+        sp_shape: Any,
+        sp_order: str = "other",
+        transa: bool = False,
+        transb: bool = False,
+        transc: bool = False,
+        dtype: Any = None,
+    ) -> None:
+        self.sp_row = sp_row
+        self.sp_col = sp_col
+        self.sp_shape = tuple(sp_shape)
+        self.sp_order = sp_order
+        self.transa = transa
+        self.transb = transb
+        self.transc = transc
+        self.dtype = dtype
+        self._index = _CooIndex(sp_row, sp_col, self.sp_shape)
+
+    def _result_dtype(self, a: Any, b: Any) -> Any:
+        if self.dtype is not None:
+            return numpy.dtype(self.dtype)
+        return a.dtype if a.dtype == b.dtype else numpy.promote_types(a.dtype, b.dtype)
+
+    def _grad_node(self, cls: type[_CooNode], transa: bool, transb: bool, transc: bool, dtype: Any) -> Any:
+        node = cls(self.sp_row, self.sp_col, self.sp_shape, self.sp_order, transa, transb, transc, dtype)
+        # The nodes of the backward pass share the structure and its cached flat indices.
+        node._index = self._index
+        return node
+
+
+class CooMatMul(_CooNode):
+    """``op_c(op_a(S) @ op_b(D))`` for a sparse ``S`` and a dense ``D``.
+
+    ``S`` is given by its structure here (``sp_row``, ``sp_col``, ``sp_shape`` as in
+    :class:`~chainer.utils.CooMatrix`) and by its values as input 0; ``D`` is input 1,
+    ``(K, N)``, or ``(B, K, N)`` for a batch of ``S``. Each ``op`` transposes the last two
+    axes when its flag is set. The operands may differ in floating dtype (as in Chainer 7):
+    the product has ``dtype``, by default the promoted one, and each gradient its input's.
+
+    Args:
+        sp_row: The row indices of the entries of ``S``.
+        sp_col: The column indices of the entries of ``S``.
+        sp_shape: The shape ``(rows, cols)`` of (each matrix of) ``S``.
+        sp_order: ``'C'``, ``'F'`` or ``'other'``: how the entries are sorted (kept for
+            reference; the computation does not depend on it).
+        transa: Transpose ``S``.
+        transb: Transpose ``D``.
+        transc: Transpose the product.
+        dtype: The dtype of the product; ``None`` for the promoted dtype of the operands.
+    """
 
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("sp", "dn"))
         sp_type, dn_type = in_types
         type_check.expect(
             sp_type.dtype.kind == "f",
-            sp_type.dtype == dn_type.dtype,
+            dn_type.dtype.kind == "f",
+            sp_type.ndim >= 1,
+            sp_type.ndim <= 2,
             dn_type.ndim == sp_type.ndim + 1,
-            dn_type.shape[-2] == type_check.make_variable(self.index.shape[1], "sp.shape[1]"),
         )
+        inner = self.sp_shape[0] if self.transa else self.sp_shape[1]
+        name = "sp.shape[0]" if self.transa else "sp.shape[1]"
+        type_check.expect(dn_type.shape[-1 if self.transb else -2] == type_check.make_variable(inner, name))
         if type_check.eval(sp_type.ndim) == 2:
             type_check.expect(sp_type.shape[0] == dn_type.shape[0])
 
@@ -58,67 +115,88 @@ class CooMatMul(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         values, dense = inputs
         xp = backend.get_array_module(dense)
-        entry, batch, row, col = self.index.entries(xp)
-        n_rows = self.index.shape[0]
-        vals = values.ravel()[entry][:, None]
+        dtype = self._result_dtype(values, dense)
+        dense = _swap(dense, self.transb)
+        entry, batch, row, col = self._index.entries(xp, self.transa)
+        n_rows = self.sp_shape[1] if self.transa else self.sp_shape[0]
+        vals = values.ravel()[entry][:, None].astype(dtype, copy=False)
         if batch is None:
-            out = xp.zeros((n_rows, dense.shape[-1]), dense.dtype)
+            out = xp.zeros((n_rows, dense.shape[-1]), dtype)
             xp.add.at(out, row, vals * dense[col])
         else:
-            out = xp.zeros((dense.shape[0], n_rows, dense.shape[-1]), dense.dtype)
+            out = xp.zeros((dense.shape[0], n_rows, dense.shape[-1]), dtype)
             xp.add.at(out, (batch, row), vals * dense[batch, col])
-        return (out,)
+        return (utils.force_array(_swap(out, self.transc)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         values, dense = self.get_retained_inputs()
-        gy = grad_outputs[0]
+        gc = grad_outputs[0]
+        ta, tb, tc = self.transa, self.transb, self.transc
         result = []
         for i in indexes:
             if i == 0:
-                result.append(_CooSampledDot(self.index, values.shape).apply((gy, dense))[0])
+                # dL/dS = op_a(G @ op_b(D)^T) at the entries of S, with G = op_c(gc).
+                node = self._grad_node(CooMatMulGradSP, tc, not tb, ta, values.dtype)
+                result.append(node.apply((gc, dense))[0])
             else:
-                result.append(CooMatMul(self.index.transposed()).apply((values, gy))[0])
+                # dL/dD = op_b(op_a(S)^T @ G).
+                node = self._grad_node(CooMatMul, not ta, tc, tb, dense.dtype)
+                result.append(node.apply((values, gc))[0])
         return tuple(result)
 
 
-class _CooSampledDot(function_node.FunctionNode):
-    """``g[k] = A[row[k]] . B[col[k]]`` for dense ``A`` (input 0) and ``B`` (input 1): the
-    gradient of :class:`CooMatMul` for the sparse values (padding entries get 0)."""
+class CooMatMulGradSP(_CooNode):
+    """The entries of ``op_c(op_a(A) @ op_b(B))`` at the positions of a sparse structure:
+    the gradient of :class:`CooMatMul` for the values of its sparse operand.
 
-    def __init__(self, index: _CooIndex, values_shape: tuple[int, ...]) -> None:
-        self.index = index
-        self.values_shape = values_shape
+    ``A`` and ``B`` are dense (inputs 0 and 1; batched like :class:`CooMatMul`'s dense
+    operand); the output has the shape of ``sp_row``, ``(nnz,)`` or ``(B, nnz)``, and
+    padding entries (negative indices) get 0. The arguments are :class:`CooMatMul`'s,
+    the structure being that of the product.
+    """
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("a", "b"))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == "f",
+            b_type.dtype.kind == "f",
+            a_type.ndim == b_type.ndim,
+            a_type.ndim == self.sp_row.ndim + 1,
+        )
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
         xp = backend.get_array_module(a)
-        entry, batch, row, col = self.index.entries(xp)
+        dtype = self._result_dtype(a, b)
+        # Entry (i, j) of op_a(A) @ op_b(B) is row i of op_a(A) dotted with row j of op_b(B)^T.
+        a = _swap(a, self.transa)
+        b_t = _swap(b, not self.transb)
+        entry, batch, row, col = self._index.entries(xp, self.transc)
         if batch is None:
-            dots = (a[row] * b[col]).sum(axis=-1)
+            dots = (a[row] * b_t[col]).sum(axis=-1)
         else:
-            dots = (a[batch, row] * b[batch, col]).sum(axis=-1)
-        g = xp.zeros(utils.size_of_shape(self.values_shape), a.dtype)
+            dots = (a[batch, row] * b_t[batch, col]).sum(axis=-1)
+        g = xp.zeros(self.sp_row.size, dtype)
         g[entry] = dots
-        return (g.reshape(self.values_shape),)
+        return (g.reshape(self.sp_row.shape),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         a, b = self.get_retained_inputs()
-        gg = grad_outputs[0]
+        gv = grad_outputs[0]
+        ta, tb, tc = self.transa, self.transb, self.transc
         result = []
         for i in indexes:
+            # With P = op_a(A) @ op_b(B) and G = op_c(gv as a sparse matrix):
+            # dL/dA = op_a(G @ op_b(B)^T) and dL/dB = op_b((G^T @ op_a(A))^T).
             if i == 0:
-                result.append(CooMatMul(self.index).apply((gg, b))[0])
+                node = self._grad_node(CooMatMul, tc, not tb, ta, a.dtype)
+                result.append(node.apply((gv, b))[0])
             else:
-                result.append(CooMatMul(self.index.transposed()).apply((gg, a))[0])
+                node = self._grad_node(CooMatMul, not tc, ta, not tb, b.dtype)
+                result.append(node.apply((gv, a))[0])
         return tuple(result)
-
-
-def _swap_last(x: Any) -> variable.Variable:
-    from chainer.functions.array import transpose
-
-    axes = tuple(range(x.ndim - 2)) + (x.ndim - 1, x.ndim - 2)
-    return transpose.transpose(x, axes)
 
 
 def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> variable.Variable:
@@ -148,26 +226,17 @@ def sparse_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) ->
     a_sparse = isinstance(a, sparse.CooMatrix)
     b_sparse = isinstance(b, sparse.CooMatrix)
     if a_sparse == b_sparse:
-        raise TypeError(
+        # ValueError, as Chainer 7 raised.
+        raise ValueError(
             "chainer.functions.sparse_matmul: exactly one operand must be a chainer.utils.CooMatrix, got "
             f"{type(a).__name__} and {type(b).__name__}"
         )
     if a_sparse:
-        index = _CooIndex(a.row, a.col, a.shape)
-        if transa:
-            index = index.transposed()
-        dense = variable.as_variable(b)
-        if transb:
-            dense = _swap_last(dense)
-        return CooMatMul(index).apply((a.data, dense))[0]
+        node = CooMatMul(a.row, a.col, a.shape, a.order, transa, transb, False)
+        return node.apply((a.data, b))[0]
     # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T with the sparse operand on the left.
-    index = _CooIndex(b.row, b.col, b.shape)
-    if not transb:
-        index = index.transposed()
-    dense = variable.as_variable(a)
-    if not transa:
-        dense = _swap_last(dense)
-    return _swap_last(CooMatMul(index).apply((b.data, dense))[0])
+    node = CooMatMul(b.row, b.col, b.shape, b.order, not transb, not transa, True)
+    return node.apply((b.data, a))[0]
 
 
 __all__ = ["sparse_matmul"]

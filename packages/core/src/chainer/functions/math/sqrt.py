@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
 from chainer.functions.math import _elementwise
 
@@ -52,6 +54,10 @@ class Rsqrt(function_node.FunctionNode):
         return (grad_outputs[0] * y / x * -0.5,)
 
 
+class RsqrtGPU(Rsqrt):
+    """The node of :func:`rsqrt` for CuPy arrays (Chainer 7's name for it)."""
+
+
 def sqrt(x: Any) -> variable.Variable:
     """Elementwise square root.
 
@@ -81,7 +87,9 @@ def rsqrt(x: Any) -> variable.Variable:
         >>> F.rsqrt(np.array([4.], 'f')).array
         array([0.5], dtype=float32)
     """
-    return Rsqrt().apply((x,))[0]
+    array = x.array if isinstance(x, variable.Variable) else x
+    node = Rsqrt() if isinstance(array, numpy.ndarray) else RsqrtGPU()
+    return node.apply((x,))[0]
 
 
 __all__ = ["rsqrt", "sqrt"]

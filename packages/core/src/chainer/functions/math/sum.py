@@ -1,4 +1,4 @@
-"""Summation of elements."""
+"""Summation of elements: over axes (:func:`sum`) or down to a shape (:func:`sum_to`)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,10 @@ from chainer.functions.math import _reduction
 from chainer.utils import type_check
 
 
-class Sum(function_node.FunctionNode):
+class Sum(_reduction.AxisReduction):
     """Sum over the given axes."""
 
-    def __init__(self, axis: tuple[int, ...] | None = None, keepdims: bool = False) -> None:
-        self.axis = axis
-        self.keepdims = keepdims
-
-    def check_type_forward(self, in_types: Any) -> None:
-        type_check._argname(in_types, ("x",))
-        x_type = in_types[0]
-        # Integer sums would make average() and friends truncate; 7.8.1 rejects them too.
-        type_check.expect(x_type.dtype.kind == "f")
-        _reduction.check_axes(x_type, self.axis)
+    _where = "chainer.functions.sum"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
@@ -40,18 +31,6 @@ class Sum(function_node.FunctionNode):
         return (broadcast.broadcast_to(gy, in_shape),)
 
 
-def _normalize_axis(axis: Any, where: str) -> tuple[int, ...] | None:
-    if axis is None:
-        return None
-    if isinstance(axis, int) and not isinstance(axis, bool):
-        return (axis,)
-    if isinstance(axis, (tuple, list)) and all(isinstance(a, int) and not isinstance(a, bool) for a in axis):
-        if len(set(axis)) != len(axis):
-            raise ValueError(f"{where}: duplicate value in axis {tuple(axis)}")
-        return tuple(axis)
-    raise TypeError(f"{where}: axis must be None, an int or a tuple of ints, got {axis!r}")
-
-
 def sum(x: Any, axis: Any = None, keepdims: bool = False) -> variable.Variable:
     """Sum of array elements over the given axes.
 
@@ -67,7 +46,56 @@ def sum(x: Any, axis: Any = None, keepdims: bool = False) -> variable.Variable:
         >>> F.sum(np.array([[1., 2.], [3., 4.]], 'f'), axis=0).array
         array([4., 6.], dtype=float32)
     """
-    return Sum(_normalize_axis(axis, "chainer.functions.sum"), keepdims).apply((x,))[0]
+    return Sum(_reduction.normalize_axis(axis, "chainer.functions.sum"), keepdims).apply((x,))[0]
 
 
-__all__ = ["sum"]
+class SumTo(function_node.FunctionNode):
+    """Sum over the axes that broadcasting to the input's shape would add or stretch."""
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        self._shape = tuple(shape)
+
+    def check_type_forward(self, in_types: Any) -> None:
+        type_check._argname(in_types, ("x",))
+        x_type = in_types[0]
+        ndim = len(self._shape)
+        type_check.expect(x_type.ndim >= ndim)
+        shape = type_check.eval(x_type.shape)
+        lead = len(shape) - ndim
+        for i, size in enumerate(self._shape):
+            if size != 1 and shape[lead + i] != size:
+                raise type_check.InvalidType(f"x.shape can be summed to {self._shape}", f"x.shape is {shape}")
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        x = inputs[0]
+        self._in_shape = x.shape
+        return (utils.force_array(utils.sum_to(x, self._shape)),)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        from chainer.functions.array import broadcast
+
+        return (broadcast.broadcast_to(grad_outputs[0], self._in_shape),)
+
+
+def sum_to(x: Any, shape: Any) -> variable.Variable:
+    """Sum the elements of ``x`` so that the result has ``shape``.
+
+    ``x.shape`` must be ``shape`` after broadcasting (leading axes added, size-1 axes
+    stretched); this is the adjoint of :func:`broadcast_to`.
+
+    Args:
+        x: Input variable.
+        shape: Target shape.
+
+    Returns:
+        The summed variable (``x`` itself when the shapes already agree).
+    """
+    shape = tuple(shape)
+    if isinstance(x, variable.Variable) and x.shape == shape:
+        return x
+    if not isinstance(x, variable.Variable) and getattr(x, "shape", None) == shape:
+        return variable.as_variable(x)
+    return SumTo(shape).apply((x,))[0]
+
+
+__all__ = ["sum", "sum_to"]

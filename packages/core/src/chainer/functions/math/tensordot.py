@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
+from chainer.functions.math import matmul
 from chainer.utils import type_check
 
 
@@ -29,39 +32,44 @@ class TensorDot(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("a", "b"))
         a_type, b_type = in_types
-        type_check.expect(a_type.dtype.kind == "f", a_type.dtype == b_type.dtype)
-        a_ndim = type_check.eval(a_type.ndim)
-        b_ndim = type_check.eval(b_type.ndim)
-        a_axes, b_axes = self._resolve(a_ndim, b_ndim)
-        for name, axes, ndim in (("a", a_axes, a_ndim), ("b", b_axes, b_ndim)):
-            if any(not 0 <= ax < ndim for ax in axes) or len(set(axes)) != len(axes):
-                raise type_check.InvalidType(
-                    f"the contracted axes of {name} are distinct axes of {name}",
-                    f"axes {self.axes} for {name}.ndim {ndim}",
-                )
-        for a_ax, b_ax in zip(a_axes, b_axes):
-            type_check.expect(a_type.shape[a_ax] == b_type.shape[b_ax])
+        type_check.expect(a_type.dtype.kind == "f", b_type.dtype.kind == "f")
 
-    def _resolve(self, a_ndim: int, b_ndim: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _resolve(self, a_shape: tuple[int, ...], b_shape: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        # Axes and shapes are checked here, with ValueError as Chainer 7 raised, rather than
+        # by the type check: a mismatch is a wrong argument, not a wrong input type.
+        where = "chainer.functions.tensordot"
+        a_ndim, b_ndim = len(a_shape), len(b_shape)
         axes = self.axes
         if isinstance(axes, int):
             if axes > a_ndim or axes > b_ndim:
-                raise type_check.InvalidType(
-                    f"axes={axes} <= a.ndim and axes={axes} <= b.ndim", f"a.ndim is {a_ndim}, b.ndim is {b_ndim}"
+                raise ValueError(f"{where}: axes={axes} contracts more axes than a ({a_ndim}) or b ({b_ndim}) has")
+            a_axes, b_axes = tuple(range(a_ndim - axes, a_ndim)), tuple(range(axes))
+        else:
+            a_axes, b_axes = axes
+            for name, ax_list, ndim in (("a", a_axes, a_ndim), ("b", b_axes, b_ndim)):
+                if any(not -ndim <= ax < ndim for ax in ax_list):
+                    raise ValueError(f"{where}: axes {ax_list} are out of range for {name}.ndim {ndim}")
+            a_axes = tuple(ax % a_ndim for ax in a_axes)
+            b_axes = tuple(ax % b_ndim for ax in b_axes)
+            for name, ax_list in (("a", a_axes), ("b", b_axes)):
+                if len(set(ax_list)) != len(ax_list):
+                    raise ValueError(f"{where}: the contracted axes of {name} repeat an axis: {ax_list}")
+        for a_ax, b_ax in zip(a_axes, b_axes):
+            if a_shape[a_ax] != b_shape[b_ax]:
+                raise ValueError(
+                    f"{where}: shape mismatch: axis {a_ax} of a (length {a_shape[a_ax]}) is contracted with "
+                    f"axis {b_ax} of b (length {b_shape[b_ax]})"
                 )
-            return tuple(range(a_ndim - axes, a_ndim)), tuple(range(axes))
-        a_axes, b_axes = axes
-        return (
-            tuple(ax + a_ndim if ax < 0 else ax for ax in a_axes),
-            tuple(ax + b_ndim if ax < 0 else ax for ax in b_axes),
-        )
+        return a_axes, b_axes
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         a, b = inputs
-        self._a_axes, self._b_axes = self._resolve(a.ndim, b.ndim)
+        self._a_axes, self._b_axes = self._resolve(a.shape, b.shape)
         xp = backend.get_array_module(a)
-        return (utils.force_array(xp.tensordot(a, b, axes=(self._a_axes, self._b_axes)), a.dtype),)
+        # Operands of different floating dtypes (as Chainer 7 allowed) give the promoted dtype.
+        dtype = a.dtype if a.dtype == b.dtype else numpy.promote_types(a.dtype, b.dtype)
+        return (utils.force_array(xp.tensordot(a, b, axes=(self._a_axes, self._b_axes)), dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.array import transpose
@@ -80,14 +88,16 @@ class TensorDot(function_node.FunctionNode):
                 ga = tensordot(gy, b, axes=(tuple(range(n_a_free, gy.ndim)), b_free))
                 paired = tuple(a_ax for _, a_ax in sorted(zip(b_axes, a_axes)))
                 perm = _inverse(a_free + paired)
-                result.append(ga if perm == tuple(range(a.ndim)) else transpose.transpose(ga, perm))
+                ga = ga if perm == tuple(range(a.ndim)) else transpose.transpose(ga, perm)
+                result.append(matmul._grad_as(ga, a))
             else:
                 # a . gy over a's free axes leaves a's contracted axes in a's order (each
                 # standing for its paired b axis), then b's free axes.
                 gb = tensordot(a, gy, axes=(a_free, tuple(range(n_a_free))))
                 paired = tuple(b_ax for _, b_ax in sorted(zip(a_axes, b_axes)))
                 perm = _inverse(paired + b_free)
-                result.append(gb if perm == tuple(range(b.ndim)) else transpose.transpose(gb, perm))
+                gb = gb if perm == tuple(range(b.ndim)) else transpose.transpose(gb, perm)
+                result.append(matmul._grad_as(gb, b))
         return tuple(result)
 
 
@@ -97,7 +107,9 @@ def _normalize_axes(axes: Any) -> Any:
         if axes < 0:
             raise ValueError(f"{where}: axes must be non-negative, got {axes}")
         return axes
-    if isinstance(axes, (tuple, list)) and len(axes) == 2:
+    if isinstance(axes, (tuple, list)):
+        if len(axes) != 2:
+            raise ValueError(f"{where}: axes must be a pair (a_axes, b_axes) when a sequence, got {axes!r}")
         a_axes, b_axes = axes
         a_axes = (a_axes,) if isinstance(a_axes, int) else a_axes
         b_axes = (b_axes,) if isinstance(b_axes, int) else b_axes

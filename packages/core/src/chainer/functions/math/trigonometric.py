@@ -23,7 +23,7 @@ class Sin(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * cos(x),)
+        return SinGrad().apply((x, grad_outputs[0]))
 
 
 class Cos(function_node.FunctionNode):
@@ -41,7 +41,7 @@ class Cos(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
-        return (-(grad_outputs[0] * sin(x)),)
+        return CosGrad().apply((x, grad_outputs[0]))
 
 
 class Tan(function_node.FunctionNode):
@@ -77,10 +77,8 @@ class Arcsin(function_node.FunctionNode):
         return (utils.force_array(backend.get_array_module(x).arcsin(x)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.math import sqrt as sqrt_module
-
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] * sqrt_module.rsqrt(1 - x * x),)
+        return ArcsinGrad().apply((x, grad_outputs[0]))
 
 
 class Arccos(function_node.FunctionNode):
@@ -97,10 +95,8 @@ class Arccos(function_node.FunctionNode):
         return (utils.force_array(backend.get_array_module(x).arccos(x)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        from chainer.functions.math import sqrt as sqrt_module
-
         (x,) = self.get_retained_inputs()
-        return (-(grad_outputs[0] * sqrt_module.rsqrt(1 - x * x)),)
+        return ArccosGrad().apply((x, grad_outputs[0]))
 
 
 class Arctan(function_node.FunctionNode):
@@ -118,7 +114,7 @@ class Arctan(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
-        return (grad_outputs[0] / (x * x + 1),)
+        return ArctanGrad().apply((x, grad_outputs[0]))
 
 
 class Arctan2(function_node.FunctionNode):
@@ -135,15 +131,112 @@ class Arctan2(function_node.FunctionNode):
         return (utils.force_array(backend.get_array_module(x1).arctan2(x1, x2)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        # d/dx1 atan2(x1, x2) = x2 / r^2 and d/dx2 = -x1 / r^2 with r^2 = x1^2 + x2^2.
         x1, x2 = self.get_retained_inputs()
-        g = grad_outputs[0] / (x1 * x1 + x2 * x2)
+        gx1, gx2 = Arctan2Grad().apply((x1, x2, grad_outputs[0]))
+        return tuple(gx1 if i == 0 else gx2 for i in indexes)
+
+
+class SinGrad(_elementwise.UnaryGrad):
+    """The gradient of :func:`sin`: ``gy * cos(x)``."""
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        return xp.cos(x)
+
+    def _first(self, x: Any) -> Any:
+        return cos(x)
+
+    def _second(self, x: Any) -> Any:
+        return -sin(x)
+
+
+class CosGrad(_elementwise.UnaryGrad):
+    """The gradient of :func:`cos`: ``-gy * sin(x)``."""
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        return -xp.sin(x)
+
+    def _first(self, x: Any) -> Any:
+        return -sin(x)
+
+    def _second(self, x: Any) -> Any:
+        return -cos(x)
+
+
+class ArcsinGrad(_elementwise.UnaryGrad):
+    """The gradient of :func:`arcsin`: ``gy / sqrt(1 - x^2)``."""
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        return 1 / xp.sqrt(1 - x * x)
+
+    def _first(self, x: Any) -> Any:
+        from chainer.functions.math import sqrt as sqrt_module
+
+        return sqrt_module.rsqrt(1 - x * x)
+
+    def _second(self, x: Any) -> Any:
+        # d/dx (1 - x^2)^(-1/2) = x (1 - x^2)^(-3/2)
+        return x * (1 - x * x) ** -1.5
+
+
+class ArccosGrad(_elementwise.UnaryGrad):
+    """The gradient of :func:`arccos`: ``-gy / sqrt(1 - x^2)``."""
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        return -1 / xp.sqrt(1 - x * x)
+
+    def _first(self, x: Any) -> Any:
+        from chainer.functions.math import sqrt as sqrt_module
+
+        return -sqrt_module.rsqrt(1 - x * x)
+
+    def _second(self, x: Any) -> Any:
+        return -(x * (1 - x * x) ** -1.5)
+
+
+class ArctanGrad(_elementwise.UnaryGrad):
+    """The gradient of :func:`arctan`: ``gy / (1 + x^2)``."""
+
+    def _derivative(self, xp: Any, x: Any) -> Any:
+        return 1 / (x * x + 1)
+
+    def _first(self, x: Any) -> Any:
+        return 1 / (x * x + 1)
+
+    def _second(self, x: Any) -> Any:
+        return -2 * x / (x * x + 1) ** 2
+
+
+class Arctan2Grad(function_node.FunctionNode):
+    """The gradients of :func:`arctan2` for both operands from ``(x1, x2, gy)``:
+    ``gx1 = gy x2 / r^2`` and ``gx2 = -gy x1 / r^2`` with ``r^2 = x1^2 + x2^2``, each summed
+    back to its operand's shape."""
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        self.retain_inputs((0, 1, 2))
+        x1, x2, gy = inputs
+        g = gy / (x1 * x1 + x2 * x2)
+        gx1 = utils.sum_to(utils.force_array(g * x2, gy.dtype), x1.shape)
+        gx2 = utils.sum_to(utils.force_array(-g * x1, gy.dtype), x2.shape)
+        return utils.force_array(gx1), utils.force_array(gx2)
+
+    def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        # With r2 = x1^2 + x2^2: d(gx1)/dx1 = -2 gy x1 x2 / r2^2, d(gx1)/dx2 = d(gx2)/dx1 =
+        # gy (x1^2 - x2^2) / r2^2, d(gx2)/dx2 = 2 gy x1 x2 / r2^2, and d/dgy = (x2, -x1) / r2.
+        x1, x2, gy = self.get_retained_inputs()
+        ggx1, ggx2 = grad_outputs
+        r2 = x1 * x1 + x2 * x2
+        ggx1 = 0 if ggx1 is None else ggx1
+        ggx2 = 0 if ggx2 is None else ggx2
+        cross = gy * (x1 * x1 - x2 * x2) / (r2 * r2)
+        diagonal = 2 * gy * x1 * x2 / (r2 * r2)
         result = []
         for i in indexes:
             if i == 0:
-                result.append(_elementwise.sum_to(g * x2, x1.shape))
+                result.append(_elementwise.sum_to(ggx2 * cross - ggx1 * diagonal, x1.shape))
+            elif i == 1:
+                result.append(_elementwise.sum_to(ggx1 * cross + ggx2 * diagonal, x2.shape))
             else:
-                result.append(_elementwise.sum_to(-(g * x1), x2.shape))
+                result.append(_elementwise.sum_to((ggx1 * x2 - ggx2 * x1) / r2, gy.shape))
         return tuple(result)
 
 

@@ -8,6 +8,14 @@ from typing import Any
 from chainer import _backprop, configuration, function, function_node, variable
 
 
+def _ordinal(n: int) -> str:
+    # 1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, ..., 21st: the teens always take "th".
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _call_func(func: Callable[..., Any], xs: tuple[variable.Variable, ...]) -> tuple[variable.Variable, ...]:
     outs = func(*xs)
     if isinstance(outs, variable.Variable):
@@ -17,7 +25,7 @@ def _call_func(func: Callable[..., Any], xs: tuple[variable.Variable, ...]) -> t
             if not isinstance(out, variable.Variable):
                 raise RuntimeError(
                     f"chainer.functions.forget: func must return a Variable or a tuple of Variables; "
-                    f"element {i} of the returned tuple is a {type(out).__name__}"
+                    f"the {_ordinal(i + 1)} element of the returned tuple is a {type(out).__name__}"
                 )
         return outs
     raise RuntimeError(
@@ -61,16 +69,30 @@ class Forget(function_node.FunctionNode):
                 f"{len(outs)} when recomputed in backward; it must be deterministic"
             )
         pairs = [(y, gy) for y, gy in zip(outs, grad_outputs) if gy is not None]
-        targets = [xs[i] for i in indexes]
-        if not pairs:
-            return (None,) * len(indexes)
-        grads = _backprop.grad(
-            [y for y, _ in pairs],
-            targets,
-            grad_outputs=[gy for _, gy in pairs],
-            enable_double_backprop=double_backprop,
+        x_nodes = {x.node for x in xs}
+        # An input that func returns as it is receives that output's gradient directly.
+        direct: dict[Any, Any] = {}
+        for y, gy in pairs:
+            if y.node in x_nodes:
+                direct[y.node] = gy if y.node not in direct else direct[y.node] + gy
+        pairs = [(y, gy) for y, gy in pairs if y.creator_node is not None and y.node not in x_nodes]
+        # Backpropagate through the recomputed graph down to the inputs (whose gradients
+        # are returned to the outer traversal) and to the other variables it reaches, such
+        # as the parameters of links that func calls: those accumulate their gradients
+        # here, as in a backward of the whole graph.
+        found = _backprop.traverse(
+            [y.node for y, _ in pairs],
+            [gy if isinstance(gy, variable.Variable) else variable.Variable(gy) for _, gy in pairs],
+            False,
+            double_backprop,
+            stop_nodes=x_nodes,
         )
-        return tuple(grads)
+        _backprop._store_leaf_grads({node: g for node, g in found.items() if node not in x_nodes}, None)
+        result = []
+        for i in indexes:
+            g, g_direct = found.get(xs[i].node), direct.get(xs[i].node)
+            result.append(g_direct if g is None else g if g_direct is None else g + g_direct)
+        return tuple(result)
 
 
 def forget(func: Callable[..., Any], *xs: Any) -> Any:

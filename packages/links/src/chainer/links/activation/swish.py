@@ -18,7 +18,7 @@ class Swish(chainer.Link):
     Args:
         beta_shape: Shape of ``beta``; it covers the input's axes ``1, ...,
             len(beta_shape)``. If ``None``, ``beta`` is created at the first input with
-            shape ``(x.shape[1],)`` (one value per channel).
+            shape ``x.shape[1:]`` (one value per input element, as in Chainer 7).
         beta_init: Initial value of ``beta``: a scalar, an array or an initializer.
 
     Attributes:
@@ -27,7 +27,7 @@ class Swish(chainer.Link):
     Example:
         >>> layer = L.Swish(None)
         >>> layer(np.zeros((2, 3, 4), np.float32)).shape, layer.beta.shape
-        ((2, 3, 4), (3,))
+        ((2, 3, 4), (3, 4))
     """
 
     def __init__(self, beta_shape: Any, beta_init: Any = 1.0) -> None:
@@ -43,7 +43,7 @@ class Swish(chainer.Link):
             shape = getattr(x, "shape", ())
             if len(shape) < 2:
                 raise ValueError(f"Swish: cannot infer the shape of beta from an input of shape {shape}")
-            _checks.initialize(self.beta, (shape[1],), "Swish")
+            _checks.initialize(self.beta, tuple(shape[1:]), "Swish")
         return swish_module.swish(x, self.beta)
 
 

@@ -135,6 +135,24 @@ class ConvolutionLinkBase(KernelLinkBase):
         if in_channels is not None:
             self._initialize_params(in_channels)
 
+    @classmethod
+    def _kernel_from_params(
+        cls, W: Any, b: Any, nobias: bool, groups: Any, ndim: int | None
+    ) -> tuple[Any, Any, int, int, tuple[int, ...]]:
+        """Check ``from_params``' arrays: ``(W, b, in_channels, out_channels, ksize)`` of a
+        convolution kernel ``(out_channels, in_channels / groups, *ksize)``."""
+        where = cls.__name__
+        w = _checks.param_array(W, "W", where)
+        if w.ndim < 3 or (ndim is not None and w.ndim != ndim + 2):
+            expected = "at least 3" if ndim is None else str(ndim + 2)
+            raise ValueError(f"{where}.from_params: W must have {expected} dimensions, got shape {w.shape}")
+        groups = _checks.positive_int(groups, "groups", where)
+        out_channels, in_channels = w.shape[0], w.shape[1] * groups
+        bias = None if b is None or nobias else _checks.param_array(b, "b", where)
+        if bias is not None and bias.size != out_channels:
+            raise ValueError(f"{where}.from_params: b has {bias.size} elements, W has {out_channels} output channels")
+        return w, bias, in_channels, out_channels, tuple(w.shape[2:])
+
     def _set_outsize(self, outsize: Any) -> None:
         """The ``outsize`` argument of the deconvolutions."""
         self.outsize = None if outsize is None else _checks.int_tuple(outsize, self._ndim, "outsize", self._where, 1)

@@ -49,10 +49,10 @@ class Bias(chainer.Link):
         b = self.__dict__.get("b")
         if b is not None:
             if len(xs) != 1:
-                raise TypeError(f"Bias: takes one input (x) when the bias is learned, got {len(xs)}")
+                raise _checks.ArgumentCountError(f"Bias: takes one input (x) when the bias is learned, got {len(xs)}")
             return functions.bias(xs[0], b, self.axis)
         if len(xs) != 2:
-            raise TypeError(f"Bias: takes two inputs (x, y) when no shape was given, got {len(xs)}")
+            raise _checks.ArgumentCountError(f"Bias: takes two inputs (x, y) when no shape was given, got {len(xs)}")
         return functions.bias(xs[0], xs[1], self.axis)
 
 

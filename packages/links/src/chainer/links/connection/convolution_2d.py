@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from chainer import functions, variable
+from chainer.links import _checks
 from chainer.links.connection import _conv_base
 from chainer.utils import argument
 
@@ -75,6 +76,26 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
         )
         self.cudnn_fast = bool(cudnn_fast)
         self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
+
+    @classmethod
+    def from_params(
+        cls, W: Any, b: Any = None, stride: Any = 1, pad: Any = 0, nobias: bool = False, **kwargs: Any
+    ) -> Convolution2D:
+        """A layer whose kernel and bias start as copies of ``W`` (``(out_channels,
+        in_channels / groups, kh, kw)``) and ``b``, on the device of ``W``.
+
+        Args:
+            W: The kernel: a parameter, a variable or an array.
+            b: The bias, or ``None`` (a zero bias unless ``nobias``).
+            stride: Stride.
+            pad: Padding.
+            nobias: Create no bias.
+            kwargs: ``dilate`` and ``groups``, as for the constructor.
+        """
+        groups = kwargs.get("groups", 1)
+        w, bias, in_channels, out_channels, ksize = cls._kernel_from_params(W, b, nobias, groups, 2)
+        link = cls(in_channels, out_channels, ksize, stride, pad, nobias, initialW=w, initial_bias=bias, **kwargs)
+        return _checks.from_params_link(link, W)
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the convolution to ``x`` of shape ``(N, C, H, W)``."""

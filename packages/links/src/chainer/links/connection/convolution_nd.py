@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainer.links import _checks
 from chainer.links.connection import _conv_base, _conv_nd
 
 
@@ -64,6 +65,27 @@ class ConvolutionND(_conv_nd.NdimConvolutionLinkBase):
         super().__init__(ndim)
         self.cover_all = bool(cover_all)
         self._setup(in_channels, out_channels, ksize, stride, pad, nobias, initialW, initial_bias, dilate, groups)
+
+    @classmethod
+    def from_params(
+        cls,
+        W: Any,
+        b: Any = None,
+        stride: Any = 1,
+        pad: Any = 0,
+        nobias: bool = False,
+        cover_all: bool = False,
+        dilate: Any = 1,
+        groups: int = 1,
+    ) -> ConvolutionND:
+        """A layer whose kernel and bias start as copies of ``W`` (``(out_channels,
+        in_channels / groups, *ksize)``; its number of axes gives ``ndim``) and ``b``, on
+        the device of ``W``."""
+        fixed_ndim = getattr(cls, "_fixed_ndim", None)
+        w, bias, in_channels, out_channels, ksize = cls._kernel_from_params(W, b, nobias, groups, fixed_ndim)
+        args = (in_channels, out_channels, ksize, stride, pad, nobias, w, bias, cover_all, dilate, groups)
+        link = cls(*args) if fixed_ndim is not None else cls(len(ksize), *args)
+        return _checks.from_params_link(link, W)
 
 
 class _FixedNdimConvolution(ConvolutionND):

@@ -50,6 +50,16 @@ class EmbedID(chainer.Link):
             self.W = chainer.Parameter(init)
         _checks.initialize(self.W, (in_size, out_size), _WHERE)
 
+    @classmethod
+    def from_params(cls, W: Any, ignore_label: int | None = None) -> EmbedID:
+        """A layer whose embedding matrix starts as a copy of ``W`` (``(in_size,
+        out_size)``: a parameter, a variable or an array), on the device of ``W``."""
+        w = _checks.param_array(W, "W", _WHERE)
+        if w.ndim != 2:
+            raise ValueError(f"{_WHERE}.from_params: W must be 2-D (in_size, out_size), got shape {w.shape}")
+        link = cls(w.shape[0], w.shape[1], initialW=w, ignore_label=ignore_label)
+        return _checks.from_params_link(link, W)
+
     def forward(self, x: Any) -> variable.Variable:
         """Embed the integer ids ``x`` (any shape ``S``); the output has shape ``S + (out_size,)``."""
         return functions.embed_id(x, self.W, ignore_label=self.ignore_label)

@@ -67,11 +67,13 @@ class InceptionBN(chainer.Chain):
         _checks.positive_int(proj_pool, "proj_pool", _WHERE, allow_none=True)
         _checks.positive_int(stride, "stride", _WHERE)
         if pooltype not in ("max", "avg"):
-            raise ValueError(f"{_WHERE}: pooltype must be 'max' or 'avg', got {pooltype!r}")
+            raise _checks.UnsupportedValueError(f"{_WHERE}: pooltype must be 'max' or 'avg', got {pooltype!r}")
         if out1 > 0 and stride != 1:
-            raise ValueError(f"{_WHERE}: out1 must be 0 when stride is not 1 (got out1={out1}, stride={stride})")
+            raise _checks.AssertedValueError(
+                f"{_WHERE}: out1 must be 0 when stride is not 1 (got out1={out1}, stride={stride})"
+            )
         if out1 > 0 and proj_pool is None:
-            raise ValueError(f"{_WHERE}: proj_pool is required when out1 > 0 (got out1={out1})")
+            raise _checks.AssertedValueError(f"{_WHERE}: proj_pool is required when out1 > 0 (got out1={out1})")
         self.out1 = out1
         self.proj_pool = proj_pool
         self.stride = stride

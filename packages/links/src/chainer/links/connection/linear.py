@@ -59,7 +59,12 @@ class Linear(chainer.Link):
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
-        self.out_size = _checks.positive_int(out_size, "out_size", _WHERE)
+        if isinstance(out_size, tuple) and out_size and all(_checks.is_int(s) and s > 0 for s in out_size):
+            # Chainer 7 accepts a shape here (the bias takes it; W cannot): keep it so that
+            # such code constructs, and say so when the layer is applied.
+            self.out_size: Any = tuple(int(s) for s in out_size)
+        else:
+            self.out_size = _checks.positive_int(out_size, "out_size", _WHERE)
         in_size = _checks.positive_int(in_size, "in_size", _WHERE, allow_none=True)
         with self.init_scope():
             self.W = chainer.Parameter(_checks.initializer(initialW, "initialW", _WHERE))
@@ -67,9 +72,31 @@ class Linear(chainer.Link):
                 self.b = None
             else:
                 self.b = chainer.Parameter(_checks.bias_initializer(initial_bias, "initial_bias", _WHERE))
-                _checks.initialize(self.b, (self.out_size,), _WHERE)
+                bias_shape = self.out_size if isinstance(self.out_size, tuple) else (self.out_size,)
+                _checks.initialize(self.b, bias_shape, _WHERE)
         if in_size is not None:
             self._initialize_params(in_size)
+
+    @classmethod
+    def from_params(cls, W: Any, b: Any = None, nobias: bool = False) -> Linear:
+        """A layer whose parameters start as copies of ``W`` (``(out_size, in_size)``) and
+        ``b`` (``(out_size,)``; with ``nobias`` or ``b=None`` and ``nobias=False``, a zero
+        bias is created only if ``nobias`` is false), on the device of ``W``.
+
+        Args:
+            W: The weight: a parameter, a variable or an array.
+            b: The bias, or ``None``.
+            nobias: Create no bias.
+        """
+        w = _checks.param_array(W, "W", _WHERE)
+        if w.ndim != 2:
+            raise ValueError(f"{_WHERE}.from_params: W must be 2-D (out_size, in_size), got shape {w.shape}")
+        out_size, in_size = w.shape
+        bias = None if b is None or nobias else _checks.param_array(b, "b", _WHERE)
+        if bias is not None and bias.size != out_size:
+            raise ValueError(f"{_WHERE}.from_params: b has {bias.size} elements, W has {out_size} rows")
+        link = cls(in_size, out_size, nobias, initialW=w, initial_bias=bias)
+        return _checks.from_params_link(link, W)
 
     @property
     def in_size(self) -> int | None:
@@ -78,6 +105,8 @@ class Linear(chainer.Link):
         return None if W.array is None else W.shape[1]
 
     def _initialize_params(self, in_size: int) -> None:
+        if not isinstance(self.out_size, int):
+            raise ValueError(f"{_WHERE}: out_size must be an int to create W, got {self.out_size!r}")
         _checks.initialize(self.W, (self.out_size, in_size), _WHERE)
 
     def forward(self, x: Any, n_batch_axes: int = 1) -> variable.Variable:

@@ -61,11 +61,13 @@ class Scale(chainer.Chain):
         W = self.__dict__.get("W")
         if W is not None:
             if len(xs) != 1:
-                raise TypeError(f"Scale: takes one input (x) when the scale is learned, got {len(xs)}")
+                raise _checks.ArgumentCountError(f"Scale: takes one input (x) when the scale is learned, got {len(xs)}")
             y = functions.scale(xs[0], W, self.axis)
         else:
             if len(xs) != 2:
-                raise TypeError(f"Scale: takes two inputs (x, y) when no W_shape was given, got {len(xs)}")
+                raise _checks.ArgumentCountError(
+                    f"Scale: takes two inputs (x, y) when no W_shape was given, got {len(xs)}"
+                )
             y = functions.scale(xs[0], xs[1], self.axis)
         if self.bias_term:
             y = self.bias(y)

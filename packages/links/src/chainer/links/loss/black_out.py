@@ -29,6 +29,9 @@ class BlackOut(link.Link):
     Attributes:
         W (~chainer.Parameter): Output word embeddings, shape ``(V, in_size)``.
         sampler (~chainer.utils.WalkerAlias): The sampler of the negative words.
+        sample_data: ``None`` (each call draws new samples), or an int array of shape
+            ``(B, sample_size)`` used as the negative samples of every call instead (to
+            reproduce a computation, e.g. in tests), as in Chainer 7.
 
     Example:
         >>> layer = L.BlackOut(3, [5, 1, 2, 2], 2)
@@ -44,6 +47,7 @@ class BlackOut(link.Link):
         vocab_size = len(counts)
         self.sampler = walker_alias.WalkerAlias(numpy.asarray(counts, dtype=numpy.float32))
         self.sample_size = int(sample_size)
+        self.sample_data: Any = None
         with self.init_scope():
             self.W = variable.Parameter(initializers.LeCunNormal(), (vocab_size, in_size))
 
@@ -53,9 +57,11 @@ class BlackOut(link.Link):
 
     def forward(self, x: Any, t: Any) -> variable.Variable:
         """The BlackOut loss (averaged over the batch) of inputs ``x`` ``(B, in_size)`` and words ``t`` ``(B,)``."""
-        batch_size = x.shape[0]
-        with chainer.using_device(self.device):
-            samples = self.sampler.sample((batch_size, self.sample_size))
+        samples = self.sample_data
+        if samples is None:
+            batch_size = x.shape[0]
+            with chainer.using_device(self.device):
+                samples = self.sampler.sample((batch_size, self.sample_size))
         return black_out_function.black_out(x, t, self.W, samples)
 
 

@@ -16,18 +16,40 @@ from chainer.functions.array import broadcast, get_item, reshape
 from chainer.functions.math import sum as sum_function
 
 
-class _TreeTables:
-    """The root-to-leaf paths of a binary tree as padded tables, for vectorised gathers.
+class TreeParser:
+    """Numbers the internal nodes of a binary tree and finds the path of every leaf.
 
-    Internal nodes are numbered in pre-order (root 0); a step to the left child has code
-    ``+1`` and to the right child ``-1``. Row ``w`` of ``paths``/``codes`` holds the path of
-    leaf ``w`` padded to the depth of the tree with node 0 and code 0 (a code of 0 marks
-    padding, and ids that are no leaf have an all-padding row).
+    ``TreeParser(dtype)``; :meth:`parse` a tree, then read :meth:`size` (the number of
+    internal nodes), :meth:`get_paths` and :meth:`get_codes`. Internal nodes are numbered
+    in pre-order (root 0); a step to the left child has code ``+1``, to the right child
+    ``-1``.
+
+    Args:
+        dtype: dtype of the codes.
     """
 
-    def __init__(self, tree: Any, dtype: Any) -> None:
-        self.n_nodes = 0
-        leaf_paths: dict[int, tuple[list[int], list[float]]] = {}
+    def __init__(self, dtype: Any = numpy.float32) -> None:
+        self.dtype = dtype
+        self.next_id = 0
+        self.paths: dict[int, Any] = {}
+        self.codes: dict[int, Any] = {}
+
+    def size(self) -> int:
+        """Number of internal nodes of the parsed tree."""
+        return self.next_id
+
+    def get_paths(self) -> dict[int, Any]:
+        """``{leaf: int32 array of the internal nodes from the root to the leaf}``."""
+        return self.paths
+
+    def get_codes(self) -> dict[int, Any]:
+        """``{leaf: array of the codes (+1 left, -1 right) of the steps of its path}``."""
+        return self.codes
+
+    def parse(self, tree: Any) -> None:
+        """Parse ``tree``: nested pairs (2-tuples) whose leaves are non-negative int word ids."""
+        self.next_id = 0
+        self.paths, self.codes = {}, {}
         # Iterative pre-order walk, so deep (e.g. Huffman) trees do not hit the recursion limit.
         stack: list[tuple[Any, list[int], list[float]]] = [(tree, [], [])]
         while stack:
@@ -38,27 +60,87 @@ class _TreeTables:
                         "BinaryHierarchicalSoftmax: every internal node of the tree must be a pair, "
                         f"got a tuple of {len(node)}"
                     )
-                node_id = self.n_nodes
-                self.n_nodes += 1
+                node_id = self.next_id
+                self.next_id += 1
                 left, right = node
                 stack.append((right, path + [node_id], code + [-1.0]))
                 stack.append((left, path + [node_id], code + [1.0]))
             elif isinstance(node, numbers.Integral) and not isinstance(node, bool) and node >= 0:
-                if int(node) in leaf_paths:
+                if int(node) in self.paths:
                     raise ValueError(f"BinaryHierarchicalSoftmax: leaf {node} appears twice in the tree")
-                leaf_paths[int(node)] = (path, code)
+                self.paths[int(node)] = numpy.array(path, numpy.int32)
+                self.codes[int(node)] = numpy.array(code, self.dtype)
             else:
                 raise ValueError(
                     "BinaryHierarchicalSoftmax: the tree must be nested pairs (tuples) of non-negative int "
                     f"word ids, got a node {node!r}"
                 )
-        self.n_vocab = max(leaf_paths) + 1
-        depth = max(len(path) for path, _ in leaf_paths.values())
+
+
+class BinaryHierarchicalSoftmaxFunction:
+    """The loss of :class:`BinaryHierarchicalSoftmax` for one tree:
+    ``func(x, t, W)`` gives the negative log-probability of the words ``t`` given ``x``,
+    summed over the batch, built from differentiable functions (so it supports double
+    backprop).
+
+    ``BinaryHierarchicalSoftmaxFunction(tree, dtype=numpy.float32)``
+
+    The paths are kept as padded tables for vectorised gathers: row ``w`` of
+    :attr:`paths`/:attr:`codes` holds the path of leaf ``w`` padded to the depth of the
+    tree with node 0 and code 0 (a code of 0 marks padding; ids that are no leaf have an
+    all-padding row).
+
+    Attributes:
+        paths: int32 array ``(n_vocab, depth)`` of node ids.
+        codes: array ``(n_vocab, depth)`` of codes (+1, -1, 0 for padding).
+        n_vocab: Number of word ids (the largest leaf + 1).
+        parser_size: Number of internal nodes (rows of ``W``).
+    """
+
+    def __init__(self, tree: Any, dtype: Any = numpy.float32) -> None:
+        parser = TreeParser(dtype)
+        parser.parse(tree)
+        paths, codes = parser.get_paths(), parser.get_codes()
+        self.parser_size = parser.size()
+        self.n_vocab = max(paths) + 1
+        depth = max(len(path) for path in paths.values())
         self.paths = numpy.zeros((self.n_vocab, depth), numpy.int32)
         self.codes = numpy.zeros((self.n_vocab, depth), dtype)
-        for leaf, (path, code) in leaf_paths.items():
+        for leaf, path in paths.items():
             self.paths[leaf, : len(path)] = path
-            self.codes[leaf, : len(code)] = code
+            self.codes[leaf, : len(path)] = codes[leaf]
+
+    def __call__(self, x: Any, t: Any, W: Any) -> variable.Variable:
+        x_array = x.array if isinstance(x, variable.Variable) else x
+        t_array = t.array if isinstance(t, variable.Variable) else t
+        w_shape = W.shape
+        if x_array.ndim != 2 or x_array.shape[1] != w_shape[1]:
+            raise ValueError(f"BinaryHierarchicalSoftmax: x must have shape (batch, {w_shape[1]}), got {x_array.shape}")
+        if t_array.ndim != 1 or t_array.shape[0] != x_array.shape[0] or t_array.dtype.kind not in "iu":
+            raise ValueError(
+                f"BinaryHierarchicalSoftmax: t must be an int array of shape ({x_array.shape[0]},), "
+                f"got shape {t_array.shape} and dtype {t_array.dtype}"
+            )
+        if t_array.size and (int(t_array.min()) < 0 or int(t_array.max()) >= self.n_vocab):
+            raise ValueError(
+                f"BinaryHierarchicalSoftmax: t must hold word ids in [0, {self.n_vocab}), "
+                f"got values in [{int(t_array.min())}, {int(t_array.max())}]"
+            )
+        if self.paths.shape[1] == 0:
+            # A one-word vocabulary: every probability is 1.
+            xp = backend.get_array_module(x_array)
+            return variable.Variable(xp.zeros((), x_array.dtype))
+        nodes = self.paths[t_array]  # (B, depth), padded with node 0
+        codes = self.codes[t_array].astype(x_array.dtype, copy=False)  # 0 where padded
+        w = get_item.get_item(W, nodes)  # (B, depth, in_size)
+        wx = sum_function.sum(w * broadcast.broadcast_to(reshape.reshape(x, (len(t_array), 1, -1)), w.shape), axis=2)
+        # -log sigma(code * wx) on the path, 0 on the padding.
+        return sum_function.sum(softplus.softplus(wx * -codes) * (codes != 0).astype(x_array.dtype))
+
+    def to_device(self, device: Any) -> None:
+        """Move the tables to ``device``."""
+        self.paths = device.send(self.paths)
+        self.codes = device.send(self.codes)
 
 
 class BinaryHierarchicalSoftmax(link.Link):
@@ -97,17 +179,28 @@ class BinaryHierarchicalSoftmax(link.Link):
             raise ValueError(f"BinaryHierarchicalSoftmax: in_size must be a positive int, got {in_size!r}")
         super().__init__()
         dtype = chainer.get_dtype(dtype)
-        tables = _TreeTables(tree, dtype)
-        self.n_vocab = tables.n_vocab
-        self.paths = tables.paths
-        self.codes = tables.codes
+        self._func = BinaryHierarchicalSoftmaxFunction(tree, dtype)
         with self.init_scope():
-            self.W = variable.Parameter(initializers.Uniform(1, dtype), (tables.n_nodes, in_size))
+            self.W = variable.Parameter(initializers.Uniform(1, dtype), (self._func.parser_size, in_size))
+
+    @property
+    def n_vocab(self) -> int:
+        """Number of word ids (the largest leaf of the tree + 1)."""
+        return self._func.n_vocab
+
+    @property
+    def paths(self) -> Any:
+        return self._func.paths
+
+    @property
+    def codes(self) -> Any:
+        return self._func.codes
 
     def device_resident_accept(self, visitor: Any) -> None:
         super().device_resident_accept(visitor)
-        self.paths = visitor.visit_array(self.paths)
-        self.codes = visitor.visit_array(self.codes)
+        func = self._func
+        func.paths = visitor.visit_array(func.paths)
+        func.codes = visitor.visit_array(func.codes)
 
     @staticmethod
     def create_huffman_tree(word_counts: Mapping[Any, Any]) -> Any:
@@ -140,32 +233,7 @@ class BinaryHierarchicalSoftmax(link.Link):
 
     def forward(self, x: Any, t: Any) -> variable.Variable:
         """The loss of inputs ``x`` ``(B, in_size)`` and target words ``t`` ``(B,)``, summed over the batch."""
-        x_array = x.array if isinstance(x, variable.Variable) else x
-        t_array = t.array if isinstance(t, variable.Variable) else t
-        if x_array.ndim != 2 or x_array.shape[1] != self.W.shape[1]:
-            raise ValueError(
-                f"BinaryHierarchicalSoftmax: x must have shape (batch, {self.W.shape[1]}), got {x_array.shape}"
-            )
-        if t_array.ndim != 1 or t_array.shape[0] != x_array.shape[0] or t_array.dtype.kind not in "iu":
-            raise ValueError(
-                f"BinaryHierarchicalSoftmax: t must be an int array of shape ({x_array.shape[0]},), "
-                f"got shape {t_array.shape} and dtype {t_array.dtype}"
-            )
-        if t_array.size and (int(t_array.min()) < 0 or int(t_array.max()) >= self.n_vocab):
-            raise ValueError(
-                f"BinaryHierarchicalSoftmax: t must hold word ids in [0, {self.n_vocab}), "
-                f"got values in [{int(t_array.min())}, {int(t_array.max())}]"
-            )
-        if self.paths.shape[1] == 0:
-            # A one-word vocabulary: every probability is 1.
-            xp = backend.get_array_module(x_array)
-            return variable.Variable(xp.zeros((), x_array.dtype))
-        nodes = self.paths[t_array]  # (B, depth), padded with node 0
-        codes = self.codes[t_array].astype(x_array.dtype, copy=False)  # 0 where padded
-        w = get_item.get_item(self.W, nodes)  # (B, depth, in_size)
-        wx = sum_function.sum(w * broadcast.broadcast_to(reshape.reshape(x, (len(t_array), 1, -1)), w.shape), axis=2)
-        # -log sigma(code * wx) on the path, 0 on the padding.
-        return sum_function.sum(softplus.softplus(wx * -codes) * (codes != 0).astype(x_array.dtype))
+        return self._func(x, t, self.W)
 
 
 __all__ = ["BinaryHierarchicalSoftmax"]

@@ -54,7 +54,7 @@ class Classifier(chainer.Chain):
         label_key: int | str = -1,
     ) -> None:
         if isinstance(label_key, bool) or not isinstance(label_key, (int, str)):
-            raise TypeError(f"Classifier: label_key must be an int or a str, got {type(label_key).__name__}")
+            raise TypeError(f"Classifier: label_key must be int or str, got {type(label_key).__name__}")
         super().__init__()
         self.lossfun = lossfun
         self.accfun = accfun
@@ -78,14 +78,14 @@ class Classifier(chainer.Chain):
         if isinstance(label_key, int):
             if not -len(args) <= label_key < len(args):
                 raise ValueError(
-                    f"Classifier: label_key {label_key} is out of bounds for {len(args)} positional argument(s)"
+                    f"Classifier: Label key {label_key} is out of bounds for {len(args)} positional argument(s)"
                 )
             t = args[label_key]
             index = label_key % len(args)
             args = args[:index] + args[index + 1 :]
         else:
             if label_key not in kwargs:
-                raise ValueError(f"Classifier: label key {label_key!r} is not found among the keyword arguments")
+                raise ValueError(f"Classifier: Label key {label_key!r} is not found among the keyword arguments")
             kwargs = dict(kwargs)
             t = kwargs.pop(label_key)
         self.y = None

@@ -45,4 +45,7 @@ def param_shape(size: Any, where: str) -> tuple[int, ...]:
         return (int(size),)
     if isinstance(size, (tuple, list)) and all(_checks.is_int(s) and s > 0 for s in size):
         return tuple(int(s) for s in size)
-    raise ValueError(f"{where}: size must be a positive int, a tuple of positive ints or None, got {size!r}")
+    message = f"{where}: size must be a positive int, a tuple of positive ints or None, got {size!r}"
+    if not (_checks.is_int(size) or isinstance(size, (tuple, list))):
+        raise TypeError(message)  # a value of the wrong type, as Chainer 7 reported it
+    raise ValueError(message)

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy
 
 import chainer
-from chainer import configuration, functions, variable
+from chainer import backend, configuration, functions, variable
+from chainer import serializer as serializer_module
 from chainer.links import _checks
 from chainer.utils import argument
 
 _WHERE = "DecorrelatedBatchNormalization"
+
+
+def fix_avg_mean(avg_mean: Any, groups: int) -> Any:
+    """The running mean of a model saved before Chainer v7 (shape ``(C,)``, shared by the
+    groups) in the current layout ``(groups, C)``: every group gets a copy."""
+    xp = backend.get_array_module(avg_mean)
+    return xp.ascontiguousarray(xp.broadcast_to(avg_mean, (groups,) + tuple(avg_mean.shape)))
+
+
+def fix_avg_projection(avg_projection: Any, groups: int) -> Any:
+    """The running whitening matrix of a model saved before Chainer v7 (shape ``(C, C)``)
+    in the current layout ``(groups, C, C)``: every group gets a copy."""
+    xp = backend.get_array_module(avg_projection)
+    return xp.ascontiguousarray(xp.broadcast_to(avg_projection, (groups,) + tuple(avg_projection.shape)))
 
 
 class DecorrelatedBatchNormalization(chainer.Link):
@@ -94,6 +110,42 @@ class DecorrelatedBatchNormalization(chainer.Link):
                 decay=decay,
             )
         return functions.fixed_decorrelated_batch_normalization(x, self.avg_mean, self.avg_projection, self.groups)
+
+    def serialize(self, serializer: Any) -> None:
+        """Save or load the statistics. Files of Chainer before v7, whose statistics have
+        no group axis (``avg_mean`` of shape ``(size // groups,)``), load too: every group
+        gets the saved values (with a ``UserWarning`` when there are several groups)."""
+        if not isinstance(serializer, serializer_module.Deserializer):
+            super().serialize(serializer)
+            return
+        validating = getattr(serializer, "_validating", False) is True
+        n = serializer("N", self.N)
+        saved = {name: serializer(name, None) for name in ("avg_mean", "avg_projection")}
+        if validating:
+            return
+        self.N = n
+        for name, value in saved.items():
+            if value is not None:
+                self._load_statistic(name, value)
+
+    def _load_statistic(self, name: str, saved: Any) -> None:
+        target = getattr(self, name)
+        saved = backend.cpu().send(saved)
+        if saved.shape == target.shape[1:]:
+            if self.groups != 1:
+                warnings.warn(
+                    f"{_WHERE}: {name} was saved without a group axis (a model of Chainer before v7); "
+                    f"each of the {self.groups} groups gets the saved values",
+                    UserWarning,
+                    stacklevel=4,
+                )
+            saved = (fix_avg_mean if name == "avg_mean" else fix_avg_projection)(saved, self.groups)
+        elif saved.shape != target.shape:
+            raise ValueError(
+                f"{_WHERE}: cannot load {name}: the file has shape {saved.shape}, the link needs {target.shape} "
+                f"(or {target.shape[1:]} from a model saved before groups existed)"
+            )
+        backend.copyto(target, self.device.send(numpy.ascontiguousarray(saved, dtype=target.dtype)))
 
     def start_finetuning(self) -> None:
         """Reset the fine-tuning count ``N`` (see :meth:`BatchNormalization.start_finetuning`)."""

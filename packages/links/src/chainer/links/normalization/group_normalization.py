@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import numpy
+
 import chainer
 from chainer import functions, variable
 from chainer.links import _checks
+from chainer.links.normalization import _stats
 
 _WHERE = "GroupNormalization"
 
@@ -21,8 +24,12 @@ class GroupNormalization(chainer.Link):
     :func:`~chainer.functions.group_normalization`. The result does not depend on the
     batch, so training and test mode behave the same.
 
+    The parameters take the dtype of ``chainer.config.dtype`` at construction (float32
+    under ``mixed16``), as the other normalization links.
+
     Args:
-        groups: Number of channel groups; it must divide the number of channels.
+        groups: Number of channel groups; it must divide the number of channels (an int:
+            another type is a ``TypeError`` when the layer is applied, as in Chainer 7).
         size: Number of channels, or ``None`` to take it from the first input.
         eps: Added to the variance for numerical stability.
         initial_gamma: Initializer of ``gamma``; ``None`` means 1.
@@ -47,19 +54,24 @@ class GroupNormalization(chainer.Link):
         initial_beta: Any = None,
     ) -> None:
         super().__init__()
-        self.groups = _checks.positive_int(groups, "groups", _WHERE)
+        self.groups = groups
         size = _checks.positive_int(size, "size", _WHERE, allow_none=True)
         self.eps = _checks.real(eps, "eps", _WHERE, 0.0, open_low=True)
+        self._highprec_dtype = chainer.get_dtype(None, map_mixed16=numpy.float32)
+        dtype = self._highprec_dtype
         with self.init_scope():
-            self.gamma = chainer.Parameter(
-                _checks.initializer(1 if initial_gamma is None else initial_gamma, "initial_gamma", _WHERE)
-            )
-            self.beta = chainer.Parameter(_checks.bias_initializer(initial_beta, "initial_beta", _WHERE))
+            self.gamma = chainer.Parameter(_stats.typed_initializer(initial_gamma, 1, dtype, "initial_gamma", _WHERE))
+            self.beta = chainer.Parameter(_stats.typed_initializer(initial_beta, 0, dtype, "initial_beta", _WHERE))
         if size is not None:
             self._initialize_params(size)
 
     def _initialize_params(self, size: int) -> None:
-        if size % self.groups:
+        groups = self.groups
+        if not _checks.is_int(groups):
+            raise TypeError(f"{_WHERE}: groups must be an int, got {type(groups).__name__} {groups!r}")
+        if groups < 1:
+            raise ValueError(f"{_WHERE}: groups must be a positive int, got {groups!r}")
+        if size % groups:
             raise ValueError(f"{_WHERE}: the number of channels ({size}) must be a multiple of groups ({self.groups})")
         _checks.initialize(self.gamma, (size,), _WHERE)
         _checks.initialize(self.beta, (size,), _WHERE)

@@ -33,8 +33,10 @@ def check_ratio(value: Any, name: str, where: str) -> float:
     return float(value)
 
 
-def as_state(value: Any, name: str, where: str, size: int, device: Any) -> variable.Variable:
-    """Validate a recurrent state given by the user: a 2-D float array of ``size`` columns.
+def as_state(value: Any, name: str, where: str, size: int | None, device: Any) -> variable.Variable:
+    """Validate a recurrent state given by the user: a 2-D float array of ``size`` columns
+    (any number of columns for ``size=None``: ``set_state`` accepts a state that only the
+    next step checks, as in Chainer 7).
 
     The state is moved to ``device`` (the link's), so a state set from NumPy works on a
     link that lives on a GPU.
@@ -45,15 +47,22 @@ def as_state(value: Any, name: str, where: str, size: int, device: Any) -> varia
         array = value
     else:
         raise TypeError(f"{where}: {name} must be a Variable or an array, got {type(value).__name__}")
-    if array.ndim != 2 or array.shape[1] != size or array.dtype.kind != "f":
+    if array.ndim != 2 or (size is not None and array.shape[1] != size) or array.dtype.kind != "f":
+        columns = "n" if size is None else size
         raise ValueError(
-            f"{where}: {name} must be a 2-D float array of shape (batch, {size}), "
+            f"{where}: {name} must be a 2-D float array of shape (batch, {columns}), "
             f"got shape {array.shape} and dtype {array.dtype}"
         )
     if backend.get_device_from_array(array) != device:
         array = device.send(array)
         return variable.Variable(array, requires_grad=getattr(value, "requires_grad", True))
     return variable.as_variable(value)
+
+
+def feature_size(x: Any) -> int:
+    """The number of features of each example of ``x`` (its non-batch axes flattened),
+    also for an empty batch."""
+    return int(numpy.prod(x.shape[1:], dtype=numpy.int64))
 
 
 def zeros(device: Any, shape: tuple[int, ...], dtype: Any) -> Any:
@@ -126,8 +135,8 @@ class SettableCellState(CellState):
     def set_state(self, c: Any, h: Any) -> None:
         """Set the cell state ``c`` and output ``h``, each of shape ``(B, out_size)``."""
         where = f"{type(self).__name__}.set_state"
-        c = as_state(c, "c", where, self.state_size, self.device)
-        h = as_state(h, "h", where, self.state_size, self.device)
+        c = as_state(c, "c", where, None, self.device)
+        h = as_state(h, "h", where, None, self.device)
         if c.shape != h.shape:
             raise ValueError(f"{where}: c and h must have the same shape, got {c.shape} and {h.shape}")
         self.c, self.h = c, h

@@ -20,7 +20,8 @@ class GRUBase(link.Chain):
         self, in_size: int, out_size: int, init: Any = None, inner_init: Any = None, bias_init: Any = None
     ) -> None:
         where = type(self).__name__
-        in_size = _state.check_size(in_size, "in_size", where)
+        # None: the W_* maps take their input size from the first input, as in Chainer 7.
+        in_size = _state.check_optional_size(in_size, "in_size", where)
         out_size = _state.check_size(out_size, "out_size", where)
         super().__init__()
         self.in_size = in_size
@@ -45,7 +46,7 @@ class StatelessGRU(GRUBase):
         h_{new} &= (1 - z) \\odot h + z \\odot \\bar h.
 
     Args:
-        in_size: Input size.
+        in_size: Input size, or ``None`` to take it from the first input.
         out_size: Output (and state) size.
         init: Initializer of the ``W_*`` weights (default LeCunNormal).
         inner_init: Initializer of the ``U_*`` weights (default LeCunNormal).
@@ -77,7 +78,7 @@ class StatefulGRU(GRUBase):
     ``h = z \\odot \\tanh(W x)`` with ``z = \\sigma(W_z x)``.
 
     Args:
-        in_size: Input size.
+        in_size: Input size, or ``None`` to take it from the first input.
         out_size: Output (and state) size.
         init: Initializer of the ``W_*`` weights (default LeCunNormal).
         inner_init: Initializer of the ``U_*`` weights (default LeCunNormal).
@@ -108,7 +109,7 @@ class StatefulGRU(GRUBase):
 
     def set_state(self, h: Any) -> None:
         """Set the state ``h`` of shape ``(B, out_size)``."""
-        self.h = _state.as_state(h, "h", f"{type(self).__name__}.set_state", self.state_size, self.device)
+        self.h = _state.as_state(h, "h", f"{type(self).__name__}.set_state", None, self.device)
 
     def reset_state(self) -> None:
         """Forget the state: the next call starts a new sequence."""

@@ -61,7 +61,7 @@ class LSTMBase(link.Chain):
 
     def _initialize_upward(self, x: Any) -> None:
         if self.upward.W.array is None:
-            self.upward.W.initialize((4 * self.state_size, x.size // x.shape[0]))
+            self.upward.W.initialize((4 * self.state_size, _state.feature_size(x)))
 
 
 def _fill(init: Any, array: Any, index: slice) -> None:
@@ -221,7 +221,8 @@ class LSTM(_state.SettableCellState, LSTMBase):
             if batch == 0:
                 h_rest = self.h
             elif h_size < batch:
-                raise ValueError(
+                # A TypeError, as in Chainer 7.
+                raise TypeError(
                     f"{where}: the batch size of x ({batch}) must be at most that of the previous state h ({h_size})"
                 )
             elif h_size > batch:

@@ -23,11 +23,11 @@ class MGUBase(link.Chain):
         self.state_size = n_units
         with self.init_scope():
             self.W_f = linear.Linear(n_units + n_inputs, n_units)
-            self.W_h_bar = linear.Linear(n_units + n_inputs, n_units)
+            self.W_h = linear.Linear(n_units + n_inputs, n_units)
 
     def _call_mgu(self, h: Any, x: Any) -> variable.Variable:
         f = sigmoid.sigmoid(self.W_f(concat.concat([h, x])))
-        h_bar = tanh.tanh(self.W_h_bar(concat.concat([f * h, x])))
+        h_bar = tanh.tanh(self.W_h(concat.concat([f * h, x])))
         return linear_interpolate.linear_interpolate(f, h_bar, h)
 
 
@@ -38,7 +38,7 @@ class StatelessMGU(MGUBase):
 
     .. math::
         f &= \\sigma(W_f [h; x] + b_f), \\\\
-        \\bar h &= \\tanh(W_{\\bar h} [f \\odot h; x] + b_{\\bar h}), \\\\
+        \\bar h &= \\tanh(W_h [f \\odot h; x] + b_h), \\\\
         h_{new} &= (1 - f) \\odot h + f \\odot \\bar h.
 
     Args:
@@ -46,7 +46,7 @@ class StatelessMGU(MGUBase):
         n_units: Output (and state) size.
 
     Attributes:
-        W_f, W_h_bar (~chainer.links.Linear): maps of shape ``(n_units, n_units + n_inputs)``;
+        W_f, W_h (~chainer.links.Linear): maps of shape ``(n_units, n_units + n_inputs)``;
             their first ``n_units`` columns act on the state, the rest on the input.
 
     Example:
@@ -96,7 +96,7 @@ class StatefulMGU(MGUBase):
 
     def set_state(self, h: Any) -> None:
         """Set the state ``h`` of shape ``(B, out_size)``."""
-        self.h = _state.as_state(h, "h", f"{type(self).__name__}.set_state", self.state_size, self.device)
+        self.h = _state.as_state(h, "h", f"{type(self).__name__}.set_state", None, self.device)
 
     def reset_state(self) -> None:
         """Forget the state: the next call starts from zero."""

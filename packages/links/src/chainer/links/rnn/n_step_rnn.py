@@ -247,4 +247,23 @@ class NStepBiRNNReLU(_NStepRNNFamily):
     use_bi_direction = True
 
 
+def argsort_list_descent(lst: Any) -> numpy.ndarray:
+    """The indices that sort the sequences ``lst`` by length, longest first (a stable
+    order among equal lengths), as an int32 array."""
+    return numpy.argsort([-len(x) for x in lst], kind="stable").astype(numpy.int32)
+
+
+def permutate_list(lst: Any, indices: Any, inv: bool) -> list[Any]:
+    """``lst`` reordered: ``[lst[i] for i in indices]``, or with ``inv`` the inverse
+    permutation (``result[indices[k]] = lst[k]``)."""
+    if len(indices) != len(lst):
+        raise ValueError(f"permutate_list: {len(indices)} indices for a list of {len(lst)} elements")
+    if not inv:
+        return [lst[i] for i in indices]
+    result: list[Any] = [None] * len(lst)
+    for k, i in enumerate(indices):
+        result[i] = lst[k]
+    return result
+
+
 __all__ = ["NStepBiRNNReLU", "NStepBiRNNTanh", "NStepRNNReLU", "NStepRNNTanh"]

@@ -4,6 +4,7 @@ layer-by-layer forward, ``extract``/``predict`` and finding pre-trained weights.
 from __future__ import annotations
 
 import collections
+import importlib.util
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -13,6 +14,9 @@ import numpy
 import chainer
 from chainer import link, serializers, variable
 from chainer.utils import argument
+
+# Whether Pillow, which image preparation needs, is installed (found without importing it).
+pillow_available = importlib.util.find_spec("PIL") is not None
 
 # Where Chainer keeps (and Chainer 7 kept) converted weights, under the dataset root.
 MODELS_DIRECTORY = "pfnet/chainer/models"
@@ -106,7 +110,8 @@ def pretrained_npz(where: str, pretrained_model: Any, npz_name: str, source: str
     raise FileNotFoundError(
         f"{where}: the pre-trained weights {npz_name!r} were not found at {cached}. Chainer 7 made this "
         f"file by converting the original Caffe model ({source}); converting Caffe models is not provided "
-        "here (there is no maintained Caffe protobuf reader). To use pre-trained weights, copy the "
+        "for the model zoo here (chainer.links.caffe.CaffeFunction reads and runs a .caffemodel itself). "
+        "To use pre-trained weights, copy the "
         f"{npz_name} that Chainer <= 7.8.1 wrote under $CHAINER_DATASET_ROOT/{MODELS_DIRECTORY} on another "
         "machine to that path, or pass the path of an npz file saved from this model with "
         "chainer.serializers.save_npz as pretrained_model. Use pretrained_model=None for randomly "

@@ -15,6 +15,9 @@ from chainer.links.model.vision import _common
 
 _MEAN_BGR = (104.0, 117.0, 123.0)
 
+# Whether Pillow (needed by prepare() and the image inputs) is installed, as in Chainer 7.
+available = _common.pillow_available
+
 
 def _max_pooling_2d(x: Any) -> Any:
     return F.max_pooling_2d(x, ksize=3, stride=2)

@@ -17,6 +17,9 @@ from chainer.links.normalization import batch_normalization
 _MEAN_BGR = (103.063, 115.903, 123.152)
 _BLOCKS = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
 
+# Whether Pillow (needed by prepare() and the image inputs) is installed, as in Chainer 7.
+available = _common.pillow_available
+
 
 def _global_average_pooling_2d(x: Any) -> Any:
     n, channels, rows, cols = x.shape

@@ -17,6 +17,9 @@ _MEAN_BGR = (103.939, 116.779, 123.68)
 _BLOCKS = {16: (2, 2, 3, 3, 3), 19: (2, 2, 4, 4, 4)}
 _CHANNELS = (64, 128, 256, 512, 512)
 
+# Whether Pillow (needed by prepare() and the image inputs) is installed, as in Chainer 7.
+available = _common.pillow_available
+
 
 def _max_pooling_2d(x: Any) -> Any:
     return F.max_pooling_2d(x, ksize=2)

@@ -4,6 +4,7 @@ import _math_testlib as testlib
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -17,14 +18,14 @@ def _scalar_reference(f):
 
 # name: (function, reference, (low, high) of the inputs)
 UNARY = {
-    "log1p": (F.log1p, _scalar_reference(math.log1p), (-0.5, 2)),
+    "expm1": (F.expm1, _scalar_reference(math.expm1), (-2, 2)),
 }
 
 
 @testing.fix_random()
 @testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
 @testing.inject_backend_tests(None, testlib.BACKENDS)
-class TestLog1p(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
+class TestExpm1(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
     def setUp(self):
         super().setUp()
         self.function, self.reference, self.domain = UNARY[self.name]
@@ -46,6 +47,20 @@ def test_rejects_integer_input(name):
         function(numpy.arange(3, dtype=numpy.int32))
 
 
-def test_log1p_is_accurate_near_zero():
+def test_expm1_is_accurate_near_zero():
     x = numpy.array([1e-10, -1e-12], numpy.float64)
-    testing.assert_allclose(F.log1p(x).array, numpy.array([1e-10 - 5e-21, -1e-12 - 5e-25]), atol=0, rtol=1e-15)
+    testing.assert_allclose(F.expm1(x).array, numpy.array([1e-10 + 5e-21, -1e-12 + 5e-25]), atol=0, rtol=1e-15)
+
+
+def test_expm1_keeps_only_its_output_for_backward():
+    x = chainer.Variable(numpy.zeros(3, numpy.float32))
+    y = F.expm1(x)
+    assert y.creator.inputs[0].data is None
+    assert y.node.data is not None
+
+
+def test_expm1_lives_in_its_7_8_1_module():
+    from chainer.functions.math import exponential_m1
+
+    assert exponential_m1.expm1 is F.expm1
+    assert F.expm1(chainer.Variable(numpy.zeros(1, "f"))).creator.__class__ is exponential_m1.Expm1
