@@ -15,6 +15,7 @@ __path__ = extend_path(__path__, __name__)
 import importlib as _importlib
 import sys as _sys
 import warnings as _warnings
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from chainer import _environment, configuration, plugins
@@ -191,6 +192,11 @@ _OPTIONAL_SUBPACKAGES = {
     "iterators": "chainer-datasets",
     "training": "chainer-training",
 }
+
+if _TYPE_CHECKING:
+    # What type checkers see of the optional sub-packages; at run time they are imported
+    # on first use, by __getattr__ below (import chainer must not import them).
+    from chainer import dataset, datasets, iterators, links, training
 
 
 class _MissingDistributionFinder:
