@@ -184,15 +184,16 @@ def _as_number(value: Any, where: str) -> Any:
         value = value.array
     if isinstance(value, (bool, numpy.bool_)):
         return float(value)
-    # Values on the CPU are summed as Python floats (float64), as Chainer 7 summed them:
-    # an infinite or NaN value gives an infinite or NaN mean without NumPy's
-    # RuntimeWarnings, and the means of Python numbers are Python floats.
-    if isinstance(value, (int, float, numpy.integer, numpy.floating)):
+    # As in Chainer 7, the statistics of Python numbers are Python floats and those of
+    # NumPy values NumPy float64 scalars (code of Chainer 7 hands them to to_cpu).
+    if isinstance(value, (int, float)) and not isinstance(value, numpy.generic):
         return float(value)
+    if isinstance(value, (numpy.integer, numpy.floating)):
+        return numpy.float64(value)
     if isinstance(value, numpy.ndarray):
         if value.size != 1:
             raise ValueError(f"{where}: expected a scalar, got an array of shape {value.shape}")
-        return float(value.reshape(())[()])
+        return value.astype(numpy.float64).reshape(())[()]
     if backend._entry_for_array_type(type(value)) is not None:
         if value.size != 1:
             raise ValueError(f"{where}: expected a scalar, got an array of shape {value.shape}")
@@ -264,6 +265,8 @@ class Summary:
         if xp is numpy:
             # Rounding can make a zero variance slightly negative.
             std: Any = math.sqrt(max(float(var), 0.0))
+            if isinstance(var, numpy.generic):
+                std = numpy.float64(std)
         else:
             std = xp.sqrt(xp.maximum(var, 0.0))
         return self._wrap(self._shift + d_mean), self._wrap(std)
@@ -272,6 +275,9 @@ class Summary:
         if self._shift is None:
             return 0.0, 0.0, self._n
         k, s1, n = self._shift, self._s1, self._n
+        if isinstance(k, float) and k == 0.0:
+            # Centered on 0 (e.g. after an infinite first value): 0 * inf would be NaN.
+            return s1, self._s2, n
         return s1 + n * k, self._s2 + 2 * k * s1 + n * k * k, n
 
     def serialize(self, serializer_: serializer.AbstractSerializer) -> None:
@@ -296,7 +302,7 @@ class Summary:
             return
         if any(value is None for value in loaded):
             return
-        x, x2, n = (numpy.asarray(value).reshape(()).item() for value in loaded)
+        x, x2, n = (numpy.asarray(value).reshape(())[()] for value in loaded)
         self._n = n
         if n == 0:
             self._shift, self._s1, self._s2 = None, 0.0, 0.0
@@ -306,14 +312,14 @@ class Summary:
         except KeyError:  # saved by Chainer 7
             exact = [None]
         if all(value is not None for value in exact):
-            self._shift, self._s1, self._s2 = (float(numpy.asarray(value).reshape(()).item()) for value in exact)
+            self._shift, self._s1, self._s2 = (numpy.asarray(value).reshape(())[()] for value in exact)
             return
         # Re-center on the saved mean (on 0 if it is infinite or NaN).
-        mean = float(x) / n
-        if math.isfinite(mean):
-            self._shift, self._s1, self._s2 = mean, 0.0, float(x2) - n * mean * mean
-        else:
-            self._shift, self._s1, self._s2 = 0.0, float(x), float(x2)
+        mean = numpy.float64(x) / n
+        if numpy.isfinite(mean):
+            self._shift, self._s1, self._s2 = mean, numpy.float64(0.0), numpy.float64(x2) - n * mean * mean
+        else:  # an infinite or NaN mean: centered on 0
+            self._shift, self._s1, self._s2 = 0.0, numpy.float64(x), numpy.float64(x2)
 
 
 class DictSummary:
