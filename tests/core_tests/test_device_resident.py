@@ -1,5 +1,7 @@
 """Tests of chainer.DeviceResident and the device moves of links."""
 
+import warnings
+
 import numpy
 import pytest
 
@@ -103,6 +105,21 @@ def test_to_device_accepts_legacy_integers():
     model = Parent()
     assert model.to_device(-1) is model
     assert model.device == backend.CpuDevice()
+
+
+def test_legacy_moves_warn_as_chainer_7_did():
+    """to_cpu/to_gpu/to_intel64 of links are deprecated (DeprecationWarning, as in
+    Chainer 7), attributed to Chainer and not to the caller, so that Python's default
+    filters show nothing for an unchanged Chainer 7 script; to_device does not warn, nor
+    do the to_cpu of variables and parameters (which Chainer 7 kept silent)."""
+    with pytest.warns(DeprecationWarning) as record:
+        Parent().to_cpu()
+    assert len(record) == 1 and record[0].filename.endswith("device_resident.py")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Parent().to_device("@numpy")
+        chainer.Variable(numpy.ones(2, numpy.float32)).to_cpu()
+        chainer.Parameter(numpy.ones(2, numpy.float32)).to_cpu()
 
 
 def test_unavailable_devices_raise_clear_errors():

@@ -346,8 +346,11 @@ def test_cleargrads_and_zerograds():
     assert all(p.grad is not None for p in model.params())
     model.cleargrads()
     assert all(p.grad is None for p in model.params())
-    with pytest.warns(DeprecationWarning, match="Link.zerograds is deprecated"):
+    # Deprecated as in Chainer 7 (one warning for the call), from inside Chainer.
+    with pytest.warns(DeprecationWarning) as record:
         model.zerograds()
+    assert [str(w.message) for w in record] == ["Link.zerograds is deprecated. Use Link.cleargrads instead."]
+    assert record[0].filename.endswith("link.py")
     for p in model.params():
         numpy.testing.assert_array_equal(p.grad, numpy.zeros_like(p.array))
 
@@ -742,7 +745,8 @@ def test_legacy_device_methods_are_deprecated():
     link = Linear(2, 3)
     with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated\. Please use to_device\('@numpy'\)"):
         assert link.to_cpu() is link
-    assert link._device_id is None
+    with pytest.warns(DeprecationWarning, match=r"Linear._device_id is left only for backward compatibility"):
+        assert link._device_id is None  # deprecated, as in Chainer 7
 
 
 def test_overriding_device_methods():

@@ -1,6 +1,8 @@
 """Tests of chainer.Reporter, chainer.report and the summaries."""
 
+import math
 import threading
+import warnings
 
 import numpy
 import pytest
@@ -338,3 +340,54 @@ def test_dict_summary_loaded_from_a_file_without_names_starts_empty(tmp_path):
         chainer.serializers.load_npz(str(path), summary)
     summary.add({"a": 9.0})
     assert set(summary.compute_mean()) == {"a"}
+
+
+@pytest.mark.parametrize(
+    "values,mean",
+    [
+        ([math.inf], math.inf),
+        ([math.inf, 1.0], math.inf),
+        ([1.0, math.inf], math.inf),
+        ([-math.inf, 2.0], -math.inf),
+        ([math.nan, 1.0], math.nan),
+        ([1.0, math.nan], math.nan),
+        ([math.inf, -math.inf], math.nan),
+    ],
+)
+@pytest.mark.parametrize("kind", [float, numpy.float32])
+def test_summary_of_infinite_or_nan_values(values, mean, kind):
+    """A diverging loss is reported as it is: the mean of values one of which is
+    infinite is that infinity (the sum over the count), NaN where they are of both signs
+    or one is NaN, as in Chainer 7 (which summed them); no NumPy RuntimeWarning on the way
+    to the mean. The same after a save and a load of Chainer 7's keys (_x, _x2, _n) only."""
+    summary = chainer.reporter.Summary()
+    with warnings.catch_warnings():
+        # inf + -inf warns in NumPy arithmetic (as it did in Chainer 7), not otherwise.
+        warnings.simplefilter(
+            "ignore" if kind is numpy.float32 and math.inf in values and -math.inf in values else "error"
+        )
+        for v in values:
+            summary.add(kind(v))
+        numpy.testing.assert_equal(float(summary.compute_mean()), mean)
+        saved = chainer.serializers.DictionarySerializer()
+        summary.serialize(saved)
+        old_keys = {k: numpy.asarray(v) for k, v in saved.target.items() if k in ("_x", "_x2", "_n")}
+        loaded = chainer.reporter.Summary()
+        loaded.serialize(chainer.serializers.NpzDeserializer(old_keys))
+        numpy.testing.assert_equal(float(loaded.compute_mean()), mean)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the variance of infinities is NaN
+        numpy.testing.assert_equal(float(summary.make_statistics()[0]), mean)
+
+
+def test_summary_of_python_numbers_is_a_python_float_and_of_numpy_values_a_numpy_one():
+    summary = chainer.reporter.Summary()
+    summary.add(1)
+    summary.add(2.0)
+    assert type(summary.compute_mean()) is float and summary.compute_mean() == 1.5
+    assert [type(v) for v in summary.make_statistics()] == [float, float]
+    # NumPy values give NumPy float64 scalars (Chainer 7 code hands them to to_cpu).
+    summary = chainer.reporter.Summary()
+    summary.add(numpy.float32(1.0))
+    assert type(summary.compute_mean()) is numpy.float64
+    assert [type(v) for v in summary.make_statistics()] == [numpy.float64, numpy.float64]

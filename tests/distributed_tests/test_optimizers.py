@@ -36,7 +36,7 @@ for opt_cls in (chainer.optimizers.SGD, chainer.optimizers.Adam):
         ref_opt.update(reference, x_all, t_all)  # the mean loss over the whole batch
         for (name, p), (_, q) in zip(sorted(model.namedparams()), sorted(reference.namedparams())):
             assert_allclose(p.array, q.array, rtol=1e-5, atol=1e-6, err_msg=f"{opt_cls.__name__} {name} step {step}")
-    assert opt.t == 2 and opt.lr == opt.actual_optimizer.lr
+    assert opt.t == 2 and opt.hyperparam is opt.actual_optimizer.hyperparam
 expect_error(ValueError, "double_buffering=True needs the 'pure_nccl'",
              chainermn.create_multi_node_optimizer, chainer.optimizers.SGD(), comm, double_buffering=True)
 print("ok", rank)

@@ -56,6 +56,21 @@ def test_written_once_and_serialized(tmp_path):
     assert resumed.trigger(None) is False
 
 
+def test_snapshot_keys_are_those_chainer_7_reads(tmp_path):
+    """Chainer 7's DumpGraph reads _flag_called and _original_flag (the
+    keep_graph_on_report setting to restore, a bool) from a snapshot: both are written,
+    so that a trainer snapshot of ours resumes there."""
+    trainer = make_trainer(tmp_path, stop=(2, "iteration"))
+    trainer.extend(extensions.DumpGraph("main/loss"))
+    trainer.run()
+    target = chainer.serializers.DictionarySerializer()
+    trainer.serialize(target)
+    keys = {key: value for key, value in target.target.items() if key.startswith("extensions/dump_graph/")}
+    assert sorted(keys) == ["extensions/dump_graph/_flag_called", "extensions/dump_graph/_original_flag"]
+    assert keys["extensions/dump_graph/_original_flag"].dtype == bool
+    assert not keys["extensions/dump_graph/_original_flag"]  # keep_graph_on_report was off
+
+
 def test_is_return_code_zero():
     import sys
 

@@ -171,3 +171,42 @@ def test_progress_bar_keyword_on_a_non_tty(capsys):
         # batches [0, 1, 2] and [3]
         assert evaluate(Probe(), data, progress_bar=True)()["main/mean"] == pytest.approx((1 + 3) / 2)
     assert capsys.readouterr().out == ""
+
+
+class TTY:
+    """A terminal stand-in: collects what is written."""
+
+    def __init__(self):
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_on_a_terminal_draws_chainer_7_layout(monkeypatch):
+    """Three lines per batch, as Chainer 7 draws them: the bar with the fraction swept,
+    the examples swept out of the data set's, and the speed with the time to finish;
+    each draw moves the cursor back up, the last is erased."""
+    tty = TTY()
+    monkeypatch.setattr("sys.stdout", tty)
+    data = numpy.arange(5, dtype=numpy.float32).reshape(5, 1)
+    evaluate(Probe(), data, batch_size=2, progress_bar=True)()  # batches of 2, 2, 1
+    draws = "".join(tty.parts).split("\033[J")
+    assert draws[0] == "" and draws[-1] == ""
+    assert len(draws) == 5  # three draws, each after an erase, and the final erase
+    first = draws[1].split("\n")
+    assert first[0] == "validation [" + "#" * 20 + "." * 30 + "] 40.00%"
+    assert first[1] == "         2 / 5 iterations"
+    assert first[2].endswith(" iters/sec. Estimated time to finish: " + first[2].split("finish: ")[1])
+    assert len(first[2].split(" iters/sec")[0]) == 10  # the speed right-aligned in 10 characters
+    assert first[3] == "\033[3A"
+    last = draws[3].split("\n")
+    assert last[0] == "validation [" + "#" * 50 + "] 100.00%"
+    # The whole data set at the end (Chainer 7 showed the iterator's position, 0, there).
+    assert last[1] == "         5 / 5 iterations"

@@ -31,11 +31,12 @@ def test_plain_file_gets_one_line_per_update():
     lines = text.splitlines()
     assert len(lines) == 4  # iterations 5, 10, 15, 20
     assert "\033" not in text
-    assert lines[0].startswith("total [" + "#" * 12 + "." * 38 + "]  25.00%")
-    assert "this epoch [" + "#" * 25 + "." * 25 + "]  50.00%" in lines[0]
+    # The percentage padded to six characters with its sign, as Chainer 7 prints it.
+    assert lines[0].startswith("total [" + "#" * 12 + "." * 38 + "] 25.00%")
+    assert "this epoch [" + "#" * 25 + "." * 25 + "] 50.00%" in lines[0]
     assert "5 iter, 0 epoch / 20 iterations" in lines[0]
     assert re.search(r"iters/sec\. Estimated time to finish: \d+:\d\d:\d\d", lines[0])
-    assert "100.00%" in lines[3]
+    assert "] 100.00%" in lines[3]
 
 
 def test_terminal_redraws_in_place():
@@ -65,3 +66,16 @@ def test_without_training_length():
 def test_bad_arguments(kwargs, error):
     with pytest.raises(error, match="ProgressBar"):
         extensions.ProgressBar(**kwargs)
+
+
+def test_terminal_lines_as_chainer_7_draws_them():
+    """The four lines of a draw: both bars (the percentage padded to six characters),
+    the counts right-aligned in ten, the speed in ten with the time to finish."""
+    draw = run(TTY(), interval=5, n=5).split("\033[J")[1]
+    lines = draw.split("\n")
+    assert lines[0] == "     total [" + "#" * 12 + "." * 38 + "] 25.00%"
+    assert lines[1] == "this epoch [" + "#" * 25 + "." * 25 + "] 50.00%"
+    assert lines[2] == "         5 iter, 0 epoch / 20 iterations"
+    assert re.fullmatch(r" *\S+ iters/sec\. Estimated time to finish: \d+:\d\d:\d\d(\.\d+)?\.", lines[3])
+    assert len(lines[3].split(" iters/sec")[0]) == 10
+    assert lines[4] == "\033[4A"

@@ -55,6 +55,24 @@ def test_patients_is_the_old_name_of_patience():
     assert triggers.EarlyStoppingTrigger().patience == 3
 
 
+@pytest.mark.parametrize(
+    "kwargs,line",
+    [
+        ({}, "early stopping: operator is less"),
+        ({"monitor": "validation/main/accuracy"}, "early stopping: operator is greater"),
+        ({"mode": "max"}, "early stopping: operator is greater"),
+        ({"monitor": "main/accuracy", "mode": "min"}, "early stopping: operator is less"),
+    ],
+)
+def test_verbose_says_which_comparison_it_uses(capsys, kwargs, line):
+    """verbose=True prints, when created, whether improving means less or greater (as
+    Chainer 7 does); without it nothing is printed."""
+    triggers.EarlyStoppingTrigger(verbose=True, **kwargs)
+    assert capsys.readouterr().out == line + "\n"
+    triggers.EarlyStoppingTrigger(**kwargs)
+    assert capsys.readouterr().out == ""
+
+
 def test_missing_monitor_warns_once():
     trigger = triggers.EarlyStoppingTrigger(check_trigger=(1, "iteration"), monitor="val")
     with pytest.warns(UserWarning, match="'val' is not in the observation"):

@@ -15,6 +15,7 @@ __path__ = extend_path(__path__, __name__)
 import importlib as _importlib
 import sys as _sys
 import warnings as _warnings
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from chainer import _environment, configuration, plugins
@@ -164,10 +165,9 @@ class DebugMode:
     ``chainer.using_config('debug', flag)``."""
 
     def __init__(self, debug: bool) -> None:
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
         _warnings.warn(
-            'chainer.DebugMode is deprecated; use chainer.using_config("debug", ...) instead',
-            DeprecationWarning,
-            stacklevel=2,
+            'chainer.DebugMode is deprecated; use chainer.using_config("debug", ...) instead', DeprecationWarning
         )
         self._using = using_config("debug", debug)
 
@@ -186,6 +186,11 @@ _OPTIONAL_SUBPACKAGES = {
     "iterators": "chainer-datasets",
     "training": "chainer-training",
 }
+
+if _TYPE_CHECKING:
+    # What type checkers see of the optional sub-packages; at run time they are imported
+    # on first use, by __getattr__ below (import chainer must not import them).
+    from chainer import dataset, datasets, iterators, links, training
 
 
 class _MissingDistributionFinder:

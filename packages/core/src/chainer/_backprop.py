@@ -298,11 +298,11 @@ def _initial_grad(var: variable.Variable, where: str) -> variable.Variable:
             f"array of shape {array.shape} first, or reduce it to one element (e.g. F.sum)"
         )
     if array.ndim != 0:
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
         warnings.warn(
             f"{where}: treating a variable of shape {array.shape} as a scalar is deprecated (as in "
             "Chainer 7); reduce it to a 0-dimensional variable (e.g. F.squeeze or F.sum), or set its grad",
             DeprecationWarning,
-            stacklevel=4,
         )
     xp = backend.get_array_module(array)
     return variable.Variable(xp.ones_like(array), requires_grad=False)

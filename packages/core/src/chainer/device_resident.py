@@ -26,10 +26,10 @@ _LEGACY_TARGETS = {"to_cpu": "'@numpy'", "to_gpu": "'@cupy:N'", "to_intel64": "'
 
 
 def _warn_legacy(method: str) -> None:
+    # No stacklevel: attributed to Chainer as in Chainer 7, so that Python's default
+    # filters keep it out of the output of unchanged Chainer 7 scripts.
     warnings.warn(
-        f"{method} is deprecated. Please use to_device({_LEGACY_TARGETS[method]}) instead.",
-        DeprecationWarning,
-        stacklevel=3,
+        f"{method} is deprecated. Please use to_device({_LEGACY_TARGETS[method]}) instead.", DeprecationWarning
     )
 
 
@@ -78,13 +78,19 @@ class DeviceResident:
                 warnings.warn(
                     f"{cls.__name__} overrides DeviceResident.{method}, which is deprecated (as in Chainer 7): "
                     "override device_resident_accept() instead",
-                    DeprecationWarning,
-                    stacklevel=2,
+                    DeprecationWarning,  # no stacklevel: from inside Chainer, as Chainer 7's warning
                 )
 
     @property
     def _device_id(self) -> int | None:
-        """The CUDA device ID of :attr:`device`, or ``None`` off the GPU (the Chainer v5 attribute)."""
+        """The CUDA device ID of :attr:`device`, or ``None`` off the GPU (the Chainer v5
+        attribute; deprecated, as in Chainer 7: use :attr:`device`)."""
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn(
+            f"{type(self).__name__}._device_id is left only for backward compatibility and likely to be removed. "
+            f"Use {type(self).__name__}.device instead.",
+            DeprecationWarning,
+        )
         device = self._device
         if isinstance(device, backend.GpuDevice):
             return int(device.device.id)
@@ -145,11 +151,11 @@ class DeviceResident:
 
         Deprecated as in Chainer 7: use ``to_device('@cupy:N')``.
         """
-        _warn_legacy("to_gpu")
         if isinstance(device, backend.GpuDevice):
             dev = device
         else:
             dev = backend.GpuDevice(cuda._resolve_cuda_device(device))
+        _warn_legacy("to_gpu")  # once the GPU is found, as in Chainer 7
         self._move(dev, ("to_gpu", (dev.device.id,)))
         return self
 
@@ -158,8 +164,8 @@ class DeviceResident:
 
         Deprecated as in Chainer 7: use ``to_device('@intel64')``.
         """
-        _warn_legacy("to_intel64")
         dev = backend.get_device("@intel64")
+        _warn_legacy("to_intel64")  # once iDeep is found, as in Chainer 7
         self._move(dev, ("to_intel64", ()))
         return self
 

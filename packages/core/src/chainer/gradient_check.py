@@ -487,10 +487,9 @@ def check_double_backward(
 
 def assert_allclose(x: Any, y: Any, atol: float = 1e-5, rtol: float = 1e-4, verbose: bool = True) -> None:
     """Deprecated alias of :func:`chainer.testing.assert_allclose` (as in Chainer 7)."""
+    # No stacklevel: attributed to Chainer, as Chainer 7's deprecations are (hidden by default).
     warnings.warn(
-        "chainer.gradient_check.assert_allclose is deprecated; use chainer.testing.assert_allclose",
-        DeprecationWarning,
-        stacklevel=2,
+        "chainer.gradient_check.assert_allclose is deprecated; use chainer.testing.assert_allclose", DeprecationWarning
     )
     from chainer import testing
 

@@ -390,7 +390,8 @@ class Link(device_resident.DeviceResident):
     def zerograds(self) -> None:
         """Fill the gradient of every parameter with zeros (deprecated as in Chainer 7: use
         :meth:`cleargrads`)."""
-        warnings.warn("Link.zerograds is deprecated. Use Link.cleargrads instead.", DeprecationWarning, stacklevel=2)
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn("Link.zerograds is deprecated. Use Link.cleargrads instead.", DeprecationWarning)
         with warnings.catch_warnings():
             # One warning for the call, not one per parameter.
             warnings.simplefilter("ignore", DeprecationWarning)

@@ -389,10 +389,9 @@ class GradientMethod(Optimizer):
         .. deprecated:: v2
             ``cleargrads`` is the default and the better choice.
         """
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
         warnings.warn(
-            "GradientMethod.use_cleargrads is deprecated: update() calls cleargrads() by default",
-            DeprecationWarning,
-            stacklevel=2,
+            "GradientMethod.use_cleargrads is deprecated: update() calls cleargrads() by default", DeprecationWarning
         )
         self._use_cleargrads = bool(use)
 
@@ -418,7 +417,9 @@ def make_deprecation_message(module_name: str) -> str:
 def __getattr__(name: str) -> Any:
     # The hooks moved to chainer.optimizer_hooks in v4; the old names still work.
     if name in _MOVED_HOOKS:
-        warnings.warn(make_deprecation_message(name), DeprecationWarning, stacklevel=2)
+        # No stacklevel: attributed to Chainer as in Chainer 7, so that Python's default
+        # filters keep it out of the output of unchanged Chainer 7 scripts.
+        warnings.warn(make_deprecation_message(name), DeprecationWarning)
         return getattr(importlib.import_module("chainer.optimizer_hooks"), name)
     raise AttributeError(f"module 'chainer.optimizer' has no attribute {name!r}")
 

@@ -184,7 +184,11 @@ def _as_number(value: Any, where: str) -> Any:
         value = value.array
     if isinstance(value, (bool, numpy.bool_)):
         return float(value)
-    if isinstance(value, (int, float, numpy.integer, numpy.floating)):
+    # As in Chainer 7, the statistics of Python numbers are Python floats and those of
+    # NumPy values NumPy float64 scalars (code of Chainer 7 hands them to to_cpu).
+    if isinstance(value, (int, float)) and not isinstance(value, numpy.generic):
+        return float(value)
+    if isinstance(value, (numpy.integer, numpy.floating)):
         return numpy.float64(value)
     if isinstance(value, numpy.ndarray):
         if value.size != 1:
@@ -196,6 +200,15 @@ def _as_number(value: Any, where: str) -> Any:
         # Stays on its device: summing on a GPU needs no synchronization.
         return value.astype(numpy.float64).reshape(())
     raise TypeError(f"{where}: expected a number, a 0-d array or a Variable, got {type(value).__name__}")
+
+
+def _center(value: Any) -> Any:
+    """The value to center the sums on: ``value``, or 0 where it is infinite or NaN
+    (``inf - inf`` is NaN: a summary of ``[inf]`` must have the mean ``inf``)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else 0.0
+    xp = backend.get_array_module(value)
+    return xp.where(xp.isfinite(value), value, 0.0)
 
 
 class Summary:
@@ -223,7 +236,7 @@ class Summary:
         if not isinstance(weight, int):
             weight = _as_number(weight, "Summary.add (weight)")
         if self._shift is None:
-            self._shift = value
+            self._shift = _center(value)
         d = value - self._shift
         self._s1 += weight * d
         self._s2 += weight * d * d
@@ -251,7 +264,9 @@ class Summary:
         xp = backend.get_array_module(var)
         if xp is numpy:
             # Rounding can make a zero variance slightly negative.
-            std: Any = numpy.float64(math.sqrt(max(float(var), 0.0)))
+            std: Any = math.sqrt(max(float(var), 0.0))
+            if isinstance(var, numpy.generic):
+                std = numpy.float64(std)
         else:
             std = xp.sqrt(xp.maximum(var, 0.0))
         return self._wrap(self._shift + d_mean), self._wrap(std)
@@ -260,6 +275,9 @@ class Summary:
         if self._shift is None:
             return 0.0, 0.0, self._n
         k, s1, n = self._shift, self._s1, self._n
+        if isinstance(k, float) and k == 0.0:
+            # Centered on 0 (e.g. after an infinite first value): 0 * inf would be NaN.
+            return s1, self._s2, n
         return s1 + n * k, self._s2 + 2 * k * s1 + n * k * k, n
 
     def serialize(self, serializer_: serializer.AbstractSerializer) -> None:
@@ -296,9 +314,12 @@ class Summary:
         if all(value is not None for value in exact):
             self._shift, self._s1, self._s2 = (numpy.asarray(value).reshape(())[()] for value in exact)
             return
-        # Re-center on the saved mean.
-        k = numpy.float64(x) / n
-        self._shift, self._s1, self._s2 = k, numpy.float64(0.0), numpy.float64(x2) - n * k * k
+        # Re-center on the saved mean (on 0 if it is infinite or NaN).
+        mean = numpy.float64(x) / n
+        if numpy.isfinite(mean):
+            self._shift, self._s1, self._s2 = mean, numpy.float64(0.0), numpy.float64(x2) - n * mean * mean
+        else:  # an infinite or NaN mean: centered on 0
+            self._shift, self._s1, self._s2 = 0.0, numpy.float64(x), numpy.float64(x2)
 
 
 class DictSummary:

@@ -349,9 +349,8 @@ class Variable:
         Deprecated (as in Chainer 7): use :meth:`cleargrad`, which lets the next backprop
         start from nothing instead of adding to zeros.
         """
-        warnings.warn(
-            "Variable.zerograd is deprecated; use Variable.cleargrad instead", DeprecationWarning, stacklevel=2
-        )
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn("Variable.zerograd is deprecated; use Variable.cleargrad instead", DeprecationWarning)
         self._zerograd()
 
     def _zerograd(self) -> None:

@@ -15,6 +15,7 @@ import importlib
 import os
 import sys
 import threading
+import warnings
 import weakref
 from collections.abc import Callable
 from types import ModuleType
@@ -251,7 +252,15 @@ def get_device_from_array(*arrays: Any) -> Any:
 
 
 def get_device(*args: Any) -> Any:
-    """Older API: the CUDA device of an ID integer or of CuPy arrays (``DummyDevice`` otherwise)."""
+    """Older API: the CUDA device of an ID integer or of CuPy arrays (``DummyDevice`` otherwise).
+
+    Deprecated, as in Chainer 7 (whose message Chainer 7's tests match).
+    """
+    # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+    warnings.warn(
+        "get_device is deprecated. Please use get_device_from_id or get_device_from_array instead.",
+        DeprecationWarning,
+    )
     for arg in args:
         if isinstance(arg, _integer_types) and not isinstance(arg, bool):
             return DummyDevice if arg < 0 else get_device_from_id(int(arg))

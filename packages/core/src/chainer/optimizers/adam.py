@@ -30,7 +30,7 @@ _FLAGS = ("amsgrad", "adabound")
 def _learning_rate(owner: str, hp: optimizer.Hyperparameter, t: int) -> float:
     if t == 0:
         raise RuntimeError(
-            f"{owner}.lr: the bias-corrected learning rate is undefined before the first update (t == 0)"
+            f"{owner}.alpha_t: the bias-corrected learning rate is undefined before the first update (t == 0)"
         )
     fix1 = 1.0 - math.pow(_common.scalar(hp.beta1), t)
     fix2 = 1.0 - math.pow(_common.scalar(hp.beta2), t)
@@ -38,7 +38,7 @@ def _learning_rate(owner: str, hp: optimizer.Hyperparameter, t: int) -> float:
 
 
 class _BiasCorrectedRate:
-    """The ``lr`` and deprecated ``alpha_t`` properties of :class:`AdamRule` and :class:`Adam`,
+    """The ``alpha_t`` and deprecated ``lr`` properties of :class:`AdamRule` and :class:`Adam`,
     computed from their ``hyperparam`` and update count ``t``."""
 
     hyperparam: optimizer.Hyperparameter
@@ -46,16 +46,18 @@ class _BiasCorrectedRate:
     _alpha_t_owner: str
 
     @property
-    def lr(self) -> float:
+    def alpha_t(self) -> float:
         """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
-        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+        return _learning_rate(self._alpha_t_owner, self.hyperparam, self.t)
 
     @property
-    def alpha_t(self) -> float:
-        """Deprecated alias of :attr:`lr`."""
+    def lr(self) -> float:
+        """Deprecated alias of :attr:`alpha_t` (its name before Chainer 6)."""
         owner = self._alpha_t_owner
-        warnings.warn(f"{owner}.alpha_t is deprecated; use {owner}.lr", DeprecationWarning, stacklevel=2)
-        return self.lr
+        # No stacklevel: attributed to this module as in Chainer 7, so that Python's
+        # default filters keep it out of the output of the user's script.
+        warnings.warn(f"{owner}.lr has been renamed to {owner}.alpha_t; {owner}.lr is deprecated", DeprecationWarning)
+        return self.alpha_t
 
 
 # The whole update in one CUDA kernel (the NumPy formulas of AdamRule._update_param take
@@ -182,7 +184,14 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         kernel and the compiled CPU kernel take them."""
         hp = self.hyperparam
         scalar = _common.scalar
-        return self.lr, 1 - scalar(hp.beta1), 1 - scalar(hp.beta2), eps, scalar(hp.weight_decay_rate), scalar(hp.eta)
+        return (
+            self.alpha_t,
+            1 - scalar(hp.beta1),
+            1 - scalar(hp.beta2),
+            eps,
+            scalar(hp.weight_decay_rate),
+            scalar(hp.eta),
+        )
 
     def _update_param_gpu(self, param: Any, grad: Any) -> None:
         hp = self.hyperparam
@@ -227,12 +236,12 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
         step = xp.sqrt(v, out=tmp)
         step += eps
         if hp.adabound:
-            xp.divide(self.lr, step, out=step)
+            xp.divide(self.alpha_t, step, out=step)
             xp.clip(step, *self._bounds(), out=step)
             step *= m
         else:
             xp.divide(m, step, out=step)
-            step *= self.lr
+            step *= self.alpha_t
         weight_decay_rate = _common.scalar(hp.weight_decay_rate)
         if weight_decay_rate != 0:
             step += weight_decay_rate * param.array

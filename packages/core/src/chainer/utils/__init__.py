@@ -89,35 +89,23 @@ def tempdir(**kwargs: Any) -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _deferred(name: str) -> Any:
-    import importlib
-
-    return importlib.import_module(f"chainer.utils.{name}")
-
-
-def __getattr__(name: str) -> Any:
-    # The heavier helpers are imported on first use.
-    lazy = {
-        "WalkerAlias": ("walker_alias", "WalkerAlias"),
-        "CooMatrix": ("sparse", "CooMatrix"),
-        "to_coo": ("sparse", "to_coo"),
-        "get_order": ("sparse", "get_order"),
-    }
-    if name in lazy:
-        module_name, attr = lazy[name]
-        module = _deferred(module_name)
-        return module if attr is None else getattr(module, attr)
-    raise AttributeError(f"module 'chainer.utils' has no attribute {name!r}")
-
+# Last: these modules import chainer.backend, which imports this package; the helpers
+# above must exist by then. (Written out, so that type checkers see them.)
+from chainer.utils.sparse import CooMatrix, get_order, to_coo
+from chainer.utils.walker_alias import WalkerAlias
 
 __all__ = [
+    "CooMatrix",
+    "WalkerAlias",
     "collections_abc",
     "experimental",
     "force_array",
     "force_type",
     "get_conv_outsize",
     "get_deconv_outsize",
+    "get_order",
     "size_of_shape",
     "sum_to",
     "tempdir",
+    "to_coo",
 ]

@@ -173,9 +173,8 @@ def get_cross_validation_datasets(
         A list of ``n_folds`` ``(train, test)`` pairs of :class:`SubDataset`.
     """
     if "n_fold" in kwargs:
-        warnings.warn(
-            "get_cross_validation_datasets: 'n_fold' is deprecated; use 'n_folds'", DeprecationWarning, stacklevel=2
-        )
+        # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
+        warnings.warn("get_cross_validation_datasets: 'n_fold' is deprecated; use 'n_folds'", DeprecationWarning)
         old = kwargs.pop("n_fold")
         if n_folds is None:
             n_folds = old

@@ -202,10 +202,10 @@ class CommunicatorBase(abc.ABC):
 
     def allreduce_grad(self, model: Any, zero_fill: bool = False) -> None:
         """Deprecated (v7) name of :meth:`multi_node_mean_grad`."""
+        # No stacklevel: attributed to ChainerMN as in Chainer 7 (Python's default filters hide it).
         warnings.warn(
             "CommunicatorBase.allreduce_grad is deprecated since Chainer v7; use multi_node_mean_grad",
             DeprecationWarning,
-            stacklevel=2,
         )
         self.multi_node_mean_grad(model, zero_fill)
 

@@ -220,10 +220,9 @@ def batch_matmul(a: Any, b: Any, transa: bool = False, transb: bool = False) -> 
     """
     from chainer.functions.array import reshape
 
+    # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
     warnings.warn(
-        "chainer.functions.batch_matmul is deprecated; use chainer.functions.matmul instead",
-        DeprecationWarning,
-        stacklevel=2,
+        "chainer.functions.batch_matmul is deprecated; use chainer.functions.matmul instead", DeprecationWarning
     )
     a = variable.as_variable(a)
     b = variable.as_variable(b)

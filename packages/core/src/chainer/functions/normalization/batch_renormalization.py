@@ -194,11 +194,11 @@ def fixed_batch_renormalization(
         >>> F.fixed_batch_normalization(x, one, 0 * one, one, 4 * one, eps=0).array
         array([[1.]], dtype=float32)
     """
+    # No stacklevel: attributed to Chainer as in Chainer 7 (Python's default filters hide it).
     warnings.warn(
         "chainer.functions.fixed_batch_renormalization is deprecated: it is the same as "
         "chainer.functions.fixed_batch_normalization, use that",
         DeprecationWarning,
-        stacklevel=2,
     )
     return batch_normalization.fixed_batch_normalization(x, gamma, beta, mean, var, eps=eps)
 

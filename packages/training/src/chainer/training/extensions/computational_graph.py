@@ -144,7 +144,15 @@ class DumpGraph(extension_module.Extension):
         self._restore_flag()
 
     def serialize(self, serializer: Any) -> None:
-        """Save or load whether the graph has been written (key ``_flag_called``)."""
+        """Save or load whether the graph has been written (key ``_flag_called``) and the
+        ``keep_graph_on_report`` setting to restore (``_original_flag``; Chainer 7 reads
+        both keys, so a snapshot of ours loads there)."""
+        if not _util.is_loading(serializer):
+            # Written for Chainer 7 only: ours reads the setting again when training starts.
+            original = self._original_flag
+            if original is None:  # already restored, or not started: the setting as it is
+                original = bool(configuration.config.keep_graph_on_report)
+            serializer("_original_flag", original)
         called = serializer("_flag_called", self._flag_called)
         if not _util.is_validating(serializer):
             self._flag_called = bool(called)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import datetime
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +18,11 @@ from chainer.training.updaters import standard_updater
 
 
 class _IteratorProgressBar(util.ProgressBar):
-    """The display of an evaluation sweep (``progress_bar=True``), on a terminal only."""
+    """The display of an evaluation sweep (``progress_bar=True``), on a terminal only.
+
+    Three lines, as Chainer 7 draws them: the bar, the examples swept so far out of the
+    data set's, and the speed (examples per second) with the time to finish.
+    """
 
     def __init__(self, iterator: Any, out: Any = None, bar_length: int = 50) -> None:
         super().__init__(out, plain_lines=False)
@@ -31,11 +36,23 @@ class _IteratorProgressBar(util.ProgressBar):
 
     def get_lines(self) -> list[str]:
         detail = getattr(self.iterator, "epoch_detail", None)
-        speed, _ = self.update_speed(self.count, float(detail or 0.0))
-        status = f"{self.count} iterations, {speed:.2f} iters/sec"
-        if len(getattr(self.iterator, "dataset", ())) and detail is not None:
-            return [f"{self.bar('validation', float(detail), self.bar_length)} {status}"]
-        return [f"validation {status}"]
+        try:
+            size = len(self.iterator.dataset)
+        except (AttributeError, TypeError):
+            size = 0
+        if not size or detail is None:
+            speed, _ = self.update_speed(self.count, 0.0)
+            return [f"{self.count:10} iterations", f"{speed:10.5g} iters/sec."]
+        # The examples swept so far (Chainer 7 showed the iterator's position, which
+        # falls back to 0 when the sweep ends).
+        done = min(round(float(detail) * size), size)
+        speed, _ = self.update_speed(done, float(detail))
+        eta = datetime.timedelta(seconds=(size - done) / speed) if speed > 0 else datetime.timedelta(0)
+        return [
+            self.bar("validation", float(detail), self.bar_length),
+            f"{done:10} / {size} iterations",
+            f"{speed:10.5g} iters/sec. Estimated time to finish: {eta}.",
+        ]
 
 
 class Evaluator(extension_module.Extension):

@@ -107,10 +107,11 @@ class ProgressBar:
 
     @staticmethod
     def bar(label: str, fraction: float, length: int) -> str:
-        """``label [#####.....]  50.00%`` with ``length`` characters between the brackets."""
+        """``label [#####.....] 50.00%`` with ``length`` characters between the brackets
+        (the percentage padded to six characters with its sign, as Chainer 7 prints it)."""
         fraction = min(max(fraction, 0.0), 1.0)
         filled = int(fraction * length)
-        return f"{label:>10} [{'#' * filled}{'.' * (length - filled)}] {fraction * 100:6.2f}%"
+        return f"{label:>10} [{'#' * filled}{'.' * (length - filled)}] {fraction * 100:5.2f}%"
 
 
 __all__ = ["ProgressBar"]

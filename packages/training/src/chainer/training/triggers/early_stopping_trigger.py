@@ -26,7 +26,8 @@ class EarlyStoppingTrigger:
         patience: How many checks without improvement are tolerated (3 if ``None``).
         mode: ``'max'``, ``'min'``, or ``'auto'`` (``'max'`` if the key contains
             ``'accuracy'``, else ``'min'``).
-        verbose: Print a message when stopping early.
+        verbose: Print the comparison chosen (``early stopping: operator is less`` or
+            ``greater``) when created, and a message when stopping early.
         max_trigger: Stop at the latest at this point: ``(length, unit)`` or a trigger.
 
     Example:
@@ -77,6 +78,8 @@ class EarlyStoppingTrigger:
             self._compare, self.best = operator.lt, math.inf
         else:
             raise ValueError(f"EarlyStoppingTrigger: mode must be 'auto', 'max' or 'min', got {mode!r}")
+        if verbose:
+            print(f"early stopping: operator is {'greater' if mode == 'max' else 'less'}")
         self.count = 0
         self.patience = patience
         self.monitor = monitor
