@@ -1,5 +1,6 @@
 import copy
 import pickle
+import warnings
 
 import numpy
 import pytest
@@ -782,10 +783,18 @@ def test_custom_gradient_method():
         optimizer.Optimizer().update()
 
 
-def test_moved_hooks_are_deprecated_aliases():
-    with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.WeightDecay is deprecated"):
+def test_moved_hooks_are_deprecated_subclasses_that_warn_when_made():
+    # Chainer 7.8.1: looking the old name up is silent, instantiating it warns.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         cls = optimizer.WeightDecay
-    assert cls is optimizer_hooks.WeightDecay
+        assert hasattr(optimizer, "GradientClipping")
+    assert issubclass(cls, optimizer_hooks.WeightDecay) and cls is not optimizer_hooks.WeightDecay
+    assert cls.__module__ == "chainer.optimizer" and cls.__name__ == "WeightDecay"
+    assert optimizer.WeightDecay is cls
+    with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.WeightDecay is deprecated"):
+        hook = cls(0.25)
+    assert isinstance(hook, optimizer_hooks.WeightDecay) and hook.rate == 0.25
     with pytest.raises(AttributeError):
         _ = optimizer.NoSuchThing
 
@@ -976,7 +985,7 @@ def test_moved_hook_names_warn_with_the_deprecation_message():
         "chainer.optimizer.Lasso is deprecated from v4. Use chainer.optimizer_hooks.Lasso instead."
     )
     with pytest.warns(DeprecationWarning, match=r"chainer.optimizer.Lasso is deprecated from v4"):
-        assert optimizer.Lasso is chainer.optimizer_hooks.Lasso
+        assert isinstance(optimizer.Lasso(0.5), chainer.optimizer_hooks.Lasso)
 
 
 def test_rule_of_a_never_initialized_parameter_round_trips_without_state(tmp_path):

@@ -414,13 +414,28 @@ def make_deprecation_message(module_name: str) -> str:
     return f"chainer.optimizer.{module_name} is deprecated from v4. Use chainer.optimizer_hooks.{module_name} instead."
 
 
-def __getattr__(name: str) -> Any:
-    # The hooks moved to chainer.optimizer_hooks in v4; the old names still work.
-    if name in _MOVED_HOOKS:
+def _moved_hook_class(name: str) -> type:
+    # As in Chainer 7.8.1: chainer.optimizer.<Hook> is a subclass of the hook of
+    # chainer.optimizer_hooks that warns when it is instantiated (looking the name up is
+    # silent, so hasattr and imports stay quiet under warnings-as-errors).
+    base = getattr(importlib.import_module("chainer.optimizer_hooks"), name)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         # No stacklevel: attributed to Chainer as in Chainer 7, so that Python's default
         # filters keep it out of the output of unchanged Chainer 7 scripts.
         warnings.warn(make_deprecation_message(name), DeprecationWarning)
-        return getattr(importlib.import_module("chainer.optimizer_hooks"), name)
+        base.__init__(self, *args, **kwargs)
+
+    doc = f"Deprecated alias of :class:`chainer.optimizer_hooks.{name}` (moved there in Chainer v4)."
+    return type(name, (base,), {"__init__": __init__, "__module__": __name__, "__qualname__": name, "__doc__": doc})
+
+
+def __getattr__(name: str) -> Any:
+    # The hooks moved to chainer.optimizer_hooks in v4; the old names still work. The
+    # classes are made on first use (importing the hooks here would be circular at start-up).
+    if name in _MOVED_HOOKS:
+        cls = globals()[name] = _moved_hook_class(name)
+        return cls
     raise AttributeError(f"module 'chainer.optimizer' has no attribute {name!r}")
 
 
