@@ -575,3 +575,25 @@ def test_a_retained_input_given_as_none_is_retained_as_none():
     assert retained_none is None
     assert isinstance(retained_x, Variable)
     np.testing.assert_array_equal(x.grad, np.full(3, 2.0))
+
+
+def test_inputs_or_outputs_on_two_devices_are_a_type_error():
+    # As in Chainer 7.8.1, an array of another device is an input of the wrong type.
+    import chainer_plugin_fakedev as fakedev
+
+    from chainer import plugins
+
+    plugins.register(fakedev, name="mixed-devices")
+    try:
+        on_fake = chainer.get_device("@fakedev:1").send(np.ones(3, np.float32))
+        with pytest.raises(TypeError, match=r"_ \+ _: all inputs must be on the same device; got arrays on "):
+            chainer.Variable(np.ones(3, np.float32)) + chainer.Variable(on_fake)
+
+        class TwoDevices(chainer.FunctionNode):
+            def forward(self, inputs):
+                return inputs[0], on_fake
+
+        with pytest.raises(TypeError, match=r"TwoDevices: forward returned outputs on different devices: "):
+            TwoDevices().apply((np.ones(3, np.float32),))
+    finally:
+        plugins.unregister(fakedev)

@@ -236,3 +236,21 @@ def test_check_backward_casts_parameters_next_to_uncast_arrays():
 
     gradient_check.check_backward(f, x, gy, (gamma, beta), dtype="f", atol=1e-2, rtol=5e-2)
     assert gamma.dtype == np.float16 and beta.dtype == np.float16
+
+
+def test_check_backward_on_another_device():
+    # The step along the direction lives on the inputs' device (it once stayed on the CPU,
+    # and every check on a GPU failed with mixed devices).
+    import chainer_plugin_fakedev as fakedev
+
+    from chainer import plugins
+
+    plugins.register(fakedev, name="gradcheck-device")
+    try:
+        device = chainer.get_device("@fakedev:2")
+        x = device.send(np.random.uniform(0.5, 1.5, (3, 2)))
+        gy = device.send(np.random.uniform(-1, 1, (3, 2)))
+        gradient_check.check_backward(chainer.functions.log, x, gy, dtype=np.float64)
+        gradient_check.check_double_backward(chainer.functions.log, x, gy, device.send(np.ones((3, 2))))
+    finally:
+        plugins.unregister(fakedev)

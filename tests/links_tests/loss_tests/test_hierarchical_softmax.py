@@ -140,6 +140,9 @@ def test_tree_parser_and_function_expose_the_paths():
         numpy.testing.assert_array_equal(parser.get_codes()[word], [code for _, code in steps])
     func = hierarchical_softmax.BinaryHierarchicalSoftmaxFunction(TREE)
     assert func.paths.shape == (5, 3) and func.n_vocab == 5
+    # begins: the start of each word's path with the paths laid end to end (lengths 2, 3, 3, 2, 2).
+    numpy.testing.assert_array_equal(func.begins, [0, 2, 5, 8, 10, 12])
+    assert func.begins.dtype == numpy.int32
     W = numpy.random.uniform(-1, 1, (4, 3))
     x = numpy.random.uniform(-1, 1, (2, 3))
     t = numpy.array([1, 3], numpy.int32)

@@ -286,13 +286,18 @@ class FunctionNode:
                     f"{self.label}: forward output must be a tuple of ndarrays; output {i} is a {type(y).__name__}"
                 )
             fixed.append(y)
+        devices = {backend.get_device_from_array(y) for y in fixed if y is not None} if len(fixed) > 1 else ()
+        if len(devices) > 1:
+            names = ", ".join(sorted(str(d) for d in devices))
+            raise TypeError(f"{self.label}: forward returned outputs on different devices: {names}")
         return tuple(fixed)
 
     def _check_devices(self, in_data: tuple[Any, ...]) -> None:
         devices = {backend.get_device_from_array(x) for x in in_data if x is not None}
         if len(devices) > 1:
             names = ", ".join(sorted(str(d) for d in devices))
-            raise ValueError(f"{self.label}: all inputs must be on the same device; got arrays on {names}")
+            # TypeError, as in Chainer 7.8.1 (an array of another backend is an input of the wrong type).
+            raise TypeError(f"{self.label}: all inputs must be on the same device; got arrays on {names}")
 
     def _no_type_check(self, in_types: type_check.TypeInfoTuple) -> None:
         """State the preconditions on the inputs with :func:`~chainer.utils.type_check.expect`."""

@@ -339,7 +339,9 @@ class _CheckBackward:
         param_bases = [cast(p.array) for p in self.params]
         originals = [p.array for p in self.params]
         direction_of = {id(t): d for t, d in zip(targets, directions)}
-        delta = numpy.zeros((), numpy.float64)
+        # On the targets' device (a GPU, a plugin's device), as numerical_grad wants every
+        # array on one device.
+        delta = backend.get_device_from_array(targets[0].array).send(numpy.zeros((), numpy.float64))
 
         def moved(var: variable.Variable, base: Any) -> Any:
             if id(var) not in target_ids:

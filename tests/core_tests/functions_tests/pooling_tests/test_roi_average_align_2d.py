@@ -27,7 +27,9 @@ class TestROIAverageAlign2D(ROITestMixin, testing.FunctionTestCase):
     x_shape = (2, 2, 5, 7)
 
     def forward(self, inputs, device):
-        y = F.roi_average_align_2d(inputs[0], ALIGN_ROIS, ROI_INDICES, self.outsize, self.scale, self.sampling_ratio)
+        y = F.roi_average_align_2d(
+            inputs[0], device.send(ALIGN_ROIS), device.send(ROI_INDICES), self.outsize, self.scale, self.sampling_ratio
+        )
         return (y,)
 
     def forward_expected(self, inputs):

@@ -15,7 +15,11 @@ from chainer.utils import type_check
 @testing.inject_backend_tests(None, BACKENDS)
 class TestROIAveragePooling2D(ROITestMixin, testing.FunctionTestCase):
     def forward(self, inputs, device):
-        return (F.roi_average_pooling_2d(inputs[0], POOLING_ROIS, ROI_INDICES, self.outsize, self.scale),)
+        return (
+            F.roi_average_pooling_2d(
+                inputs[0], device.send(POOLING_ROIS), device.send(ROI_INDICES), self.outsize, self.scale
+            ),
+        )
 
     def forward_expected(self, inputs):
         y = pooling_reference(

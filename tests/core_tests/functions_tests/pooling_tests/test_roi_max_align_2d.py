@@ -38,7 +38,9 @@ class TestROIMaxAlign2D(ROITestMixin, testing.FunctionTestCase):
         return (x.astype(self.dtype),)
 
     def forward(self, inputs, device):
-        y = F.roi_max_align_2d(inputs[0], ALIGN_ROIS, ROI_INDICES, self.outsize, self.scale, self.sampling_ratio)
+        y = F.roi_max_align_2d(
+            inputs[0], device.send(ALIGN_ROIS), device.send(ROI_INDICES), self.outsize, self.scale, self.sampling_ratio
+        )
         return (y,)
 
     def forward_expected(self, inputs):

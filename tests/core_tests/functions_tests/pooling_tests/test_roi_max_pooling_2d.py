@@ -25,7 +25,11 @@ class TestROIMaxPooling2D(ROITestMixin, testing.FunctionTestCase):
         return ((values * 0.125 - 10).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        return (F.roi_max_pooling_2d(inputs[0], POOLING_ROIS, ROI_INDICES, self.outsize, self.scale),)
+        return (
+            F.roi_max_pooling_2d(
+                inputs[0], device.send(POOLING_ROIS), device.send(ROI_INDICES), self.outsize, self.scale
+            ),
+        )
 
     def forward_expected(self, inputs):
         y = pooling_reference(

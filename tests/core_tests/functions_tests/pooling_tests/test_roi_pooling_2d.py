@@ -37,7 +37,7 @@ class TestROIPooling2D(testing.FunctionTestCase):
         return ((values * 0.125 - 10).astype(self.dtype),)
 
     def forward(self, inputs, device):
-        return (F.roi_pooling_2d(inputs[0], ROIS, self.outsize[0], self.outsize[1], self.scale),)
+        return (F.roi_pooling_2d(inputs[0], device.send(ROIS), self.outsize[0], self.outsize[1], self.scale),)
 
     def forward_expected(self, inputs):
         x = inputs[0].astype(numpy.float64)

@@ -131,6 +131,9 @@ def __getattr__(name: str) -> Any:
         return _unavailable_reason() is None
     if name == "cupy":
         return sys.modules["cupy"] if _unavailable_reason() is None else _UnavailableCupy()
+    if name == "cuda":
+        # cupy.cuda, as Chainer 7.8.1's `from cupy import cuda` made it (cuda.cuda.Device, ...).
+        return sys.modules["cupy"].cuda if _unavailable_reason() is None else _UnavailableCupy()
     if name == "ndarray":
         return sys.modules["cupy"].ndarray if _unavailable_reason() is None else _NoCupyArray
     if name == "Device":
@@ -160,6 +163,10 @@ def _cupy_array_types() -> tuple[type, ...]:
     return (cupy.ndarray,) if cupy is not None else ()
 
 
+class _InvalidDeviceIdError(TypeError, ValueError):
+    """A device ID that is not a non-negative integer (Chainer 7.8.1 raised ValueError)."""
+
+
 class GpuDevice(_backend.Device):
     """A CUDA GPU, computing with CuPy. Its specifier is ``'@cupy:N'``.
 
@@ -178,12 +185,13 @@ class GpuDevice(_backend.Device):
         """Return the :class:`GpuDevice` of GPU ``device_id``."""
         cupy = _cupy()
         if not isinstance(device_id, _integer_types) or isinstance(device_id, bool):
-            raise TypeError(f"GpuDevice.from_device_id: device_id must be an int, got {type(device_id).__name__}")
-        count = cupy.cuda.runtime.getDeviceCount()
-        if not 0 <= device_id < count:
-            raise ValueError(
-                f"GpuDevice.from_device_id: device_id {device_id} is out of range; {count} GPU(s) are visible"
+            raise _InvalidDeviceIdError(
+                f"GpuDevice.from_device_id: device_id must be an int, got {type(device_id).__name__}"
             )
+        if device_id < 0:
+            raise _InvalidDeviceIdError(f"GpuDevice.from_device_id: device_id must be >= 0, got {device_id}")
+        # As in Chainer 7.8.1, a device that is not there is found when it is first used
+        # (CuPy then raises cudaErrorInvalidDevice), not here.
         return GpuDevice(cupy.cuda.Device(int(device_id)))
 
     @staticmethod
@@ -261,9 +269,12 @@ def get_device(*args: Any) -> Any:
         "get_device is deprecated. Please use get_device_from_id or get_device_from_array instead.",
         DeprecationWarning,
     )
+    cupy = sys.modules.get("cupy")
     for arg in args:
         if isinstance(arg, _integer_types) and not isinstance(arg, bool):
             return DummyDevice if arg < 0 else get_device_from_id(int(arg))
+        if cupy is not None and isinstance(arg, cupy.cuda.Device):
+            return arg
         device = get_device_from_array(arg)
         if device is not DummyDevice:
             return device
@@ -297,12 +308,13 @@ def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
     """
     cuda_device = _resolve_cuda_device(device)
     cupy = sys.modules["cupy"]
+    if stream is not None:
+        # Deprecated in Chainer 7.8.1 too (its tests expect the warning); still honoured.
+        warnings.warn("The stream option of to_gpu is deprecated. Use a stream context instead.", DeprecationWarning)
+    # An array listed twice is copied once: both places get the same copy, as in Chainer 7.
+    copies: dict[int, Any] = {}
 
-    def convert(a: Any) -> Any:
-        if a is None:
-            return None
-        if isinstance(a, (list, tuple)):
-            return type(a)(convert(x) for x in a)
+    def convert_one(a: Any) -> Any:
         if isinstance(a, cupy.ndarray) and a.device.id == cuda_device.id:
             return a
         if not isinstance(a, (numpy.ndarray, numpy.generic, cupy.ndarray)):
@@ -312,6 +324,15 @@ def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
                 with stream:
                     return cupy.asarray(a)
             return cupy.asarray(a)
+
+    def convert(a: Any) -> Any:
+        if a is None:
+            return None
+        if isinstance(a, (list, tuple)):
+            return type(a)(convert(x) for x in a)
+        if id(a) not in copies:
+            copies[id(a)] = (a, convert_one(a))
+        return copies[id(a)][1]
 
     return convert(array)
 
@@ -325,7 +346,19 @@ def to_cpu(array: Any, stream: Any = None) -> Any:
     if isinstance(array, numpy.generic):
         return numpy.asarray(array)
     if isinstance(array, (list, tuple)):
-        return type(array)(to_cpu(a, stream) for a in array)
+        # An array listed twice is copied once: both places get the same copy, as in Chainer 7.
+        copies: dict[int, Any] = {}
+
+        def convert(a: Any) -> Any:
+            if isinstance(a, (list, tuple)):
+                return type(a)(convert(x) for x in a)
+            if a is None:
+                return None
+            if id(a) not in copies:
+                copies[id(a)] = (a, to_cpu(a, stream))
+            return copies[id(a)][1]
+
+        return convert(array)
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(array, cupy.ndarray):
         return array.get(stream)

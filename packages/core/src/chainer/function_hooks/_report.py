@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import TextIO
 
 _TIME_UNITS = (("sec", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9))
-_BYTE_UNITS = (("GB", 1024.0**3), ("MB", 1024.0**2), ("KB", 1024.0), ("B", 1.0))
 
 
 def choose_unit(values: Iterable[float], units: tuple[tuple[str, float], ...], requested: str) -> tuple[str, float]:
@@ -26,12 +25,12 @@ def choose_unit(values: Iterable[float], units: tuple[tuple[str, float], ...], r
     return units[-1]
 
 
-def print_table(rows: list[tuple[str, str, str]], header: tuple[str, str, str], file: TextIO | None) -> None:
+def print_table(rows: list[tuple[str, ...]], header: tuple[str, ...], file: TextIO | None) -> None:
     # ``sys.stdout`` is looked up at call time so that redirections (contextlib.redirect_stdout,
     # doctest, pytest's capsys) see the table.
     file = sys.stdout if file is None else file
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(3)]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     # As Chainer's reports read: the header as is, the rows right-aligned under it.
     file.write("  ".join(header) + "\n")
     for row in rows:
-        file.write(f"{row[0]:>{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}\n")
+        file.write("  ".join(f"{cell:>{width}}" for cell, width in zip(row, widths)) + "\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from chainer import function_hook
@@ -16,6 +17,13 @@ class CUDAProfileHook(function_hook.FunctionHook):
 
     def __init__(self) -> None:
         cuda.check_cuda_available()
+        # cupy.cuda.nvtx_enabled (deprecated by CuPy, still what Chainer 7.8.1 read) is False
+        # when CuPy was built without NVTX.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            nvtx_enabled = getattr(cuda.cupy.cuda, "nvtx_enabled", True)
+        if not nvtx_enabled:
+            raise RuntimeError("CUDAProfileHook: CuPy has no NVTX support (cupy.cuda.nvtx_enabled is False)")
         self._nvtx = cuda.cupy.cuda.nvtx
 
     def forward_preprocess(self, function: Any, in_data: tuple[Any, ...]) -> None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import backend, function_node, utils, variable
+import numpy
+
+from chainer import backend, configuration, function_node, utils, variable
 from chainer.functions.math import _reduction
 from chainer.utils import type_check
 
@@ -32,7 +34,12 @@ class Inv(function_node.FunctionNode):
         self.retain_outputs((0,))
         a = inputs[0]
         xp = backend.get_array_module(a)
-        return (utils.force_array(xp.linalg.inv(_reduction.linalg_operand(a)), a.dtype),)
+        y = xp.linalg.inv(_reduction.linalg_operand(a))
+        if xp is not numpy and configuration.config.debug and not bool(xp.isfinite(y).all()):
+            # NumPy raises for a singular matrix; CuPy returns non-finite values. In debug
+            # mode (as Chainer 7.8.1, whose CuPy checked there) that is the same error.
+            raise numpy.linalg.LinAlgError(f"{self.label}: a matrix is singular (its inverse is not finite)")
+        return (utils.force_array(y, a.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.math import matmul
@@ -59,7 +66,7 @@ def inv(a: Any) -> variable.Variable:
         The inverse, ``(N, N)``.
 
     Raises:
-        numpy.linalg.LinAlgError: ``a`` is singular (on CPU).
+        numpy.linalg.LinAlgError: ``a`` is singular (on CPU; on a GPU in debug mode).
 
     Example:
         >>> F.inv(np.array([[2., 0.], [0., 4.]], 'f')).array

@@ -93,6 +93,9 @@ class BinaryHierarchicalSoftmaxFunction:
     Attributes:
         paths: int32 array ``(n_vocab, depth)`` of node ids.
         codes: array ``(n_vocab, depth)`` of codes (+1, -1, 0 for padding).
+        begins: int32 array ``(n_vocab + 1,)``: where the path of each word starts in the
+            paths of all words laid end to end in word-id order (Chainer 7's flat layout;
+            ``begins[w + 1] - begins[w]`` is the length of the path of ``w``).
         n_vocab: Number of word ids (the largest leaf + 1).
         parser_size: Number of internal nodes (rows of ``W``).
     """
@@ -106,9 +109,12 @@ class BinaryHierarchicalSoftmaxFunction:
         depth = max(len(path) for path in paths.values())
         self.paths = numpy.zeros((self.n_vocab, depth), numpy.int32)
         self.codes = numpy.zeros((self.n_vocab, depth), dtype)
+        lengths = numpy.zeros(self.n_vocab + 1, numpy.int32)
         for leaf, path in paths.items():
             self.paths[leaf, : len(path)] = path
             self.codes[leaf, : len(path)] = codes[leaf]
+            lengths[leaf + 1] = len(path)
+        self.begins = numpy.cumsum(lengths, dtype=numpy.int32)
 
     def __call__(self, x: Any, t: Any, W: Any) -> variable.Variable:
         x_array = x.array if isinstance(x, variable.Variable) else x
@@ -141,6 +147,7 @@ class BinaryHierarchicalSoftmaxFunction:
         """Move the tables to ``device``."""
         self.paths = device.send(self.paths)
         self.codes = device.send(self.codes)
+        self.begins = device.send(self.begins)
 
 
 class BinaryHierarchicalSoftmax(link.Link):
