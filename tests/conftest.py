@@ -15,8 +15,12 @@ import numpy
 import pytest
 
 # Plugins installed in the developer's environment must not change test outcomes; this
-# must come before chainer is imported, which is when plugins are discovered.
+# must come before chainer is imported, which is when plugins are discovered. The
+# first-party compiled kernels load even so: blocked by name, so that chainer-core's NumPy
+# code runs unless a test asks for them (the ``cpu_code`` and ``compiled_cpu_kernels``
+# fixtures). Child processes inherit both settings.
 os.environ.setdefault("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
+os.environ.setdefault("CHAINER_DISABLE_PLUGINS", "cpu_kernels")
 
 import chainer
 
@@ -51,8 +55,9 @@ def _restore_configuration():
 
 @pytest.fixture
 def numpy_cpu_code():
-    """Take the plugins that serve compiled CPU kernels out for one test (they are only
-    there when plugin autoload is on), for tests that check chainer-core's NumPy paths."""
+    """Take the plugins that serve compiled CPU kernels out for one test (chainer-cpu-kernels'
+    is there unless CHAINER_DISABLE_PLUGINS blocks it, as above), for tests that check
+    chainer-core's NumPy paths."""
     from chainer.backends import cpu_kernels
 
     names = set(cpu_kernels.compiled().values())
@@ -71,7 +76,7 @@ def compiled_cpu_kernels(numpy_cpu_code):
     """Register the compiled kernels of chainer-cpu-kernels for one test (skipped when that
     distribution is not installed, as in ``nox -s tests-core``) and yield a Counter of the
     calls, per slot, in which a kernel did the work (rather than declining it to NumPy).
-    An autoloaded kernel plugin is taken out meanwhile, so that these counting ones serve."""
+    A kernel plugin already registered is taken out meanwhile, so that these counting ones serve."""
     plugin = pytest.importorskip("chainer_cpu_kernels.plugin", reason="chainer-cpu-kernels is not installed")
     calls = collections.Counter()
 

@@ -71,17 +71,32 @@ def test_cpu_kernels_row_names_the_compiled_slots_and_their_plugin(numpy_cpu_cod
         chainer.plugins.unregister(plugin)
 
 
-def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch, numpy_cpu_code):
-    monkeypatch.setenv("CHAINER_DISABLE_PLUGIN_AUTOLOAD", "1")
+@pytest.mark.parametrize("blocked", [True, False])
+def test_doctor_flags_installed_but_unused_cpu_kernels(monkeypatch, numpy_cpu_code, blocked):
+    monkeypatch.setattr(chainer.plugins.get_plugin_manager(), "is_blocked", lambda name: blocked)
     monkeypatch.setattr(
         _runtime_info, "_chainer_distributions", lambda: [("chainer-core", "8.0.0"), ("chainer-cpu-kernels", "8.0.0")]
     )
     out = io.StringIO()
     _runtime_info.doctor(out)
-    assert (
-        "chainer-cpu-kernels is installed but none of its compiled kernels is in use (CHAINER_DISABLE_PLUGIN_AUTOLOAD is set)."
-        in out.getvalue()
-    )
+    unused = "chainer-cpu-kernels is installed but none of its compiled kernels is in use"
+    if blocked:
+        assert f"{unused} (CHAINER_DISABLE_PLUGINS names its plugin, cpu_kernels)." in out.getvalue()
+        assert "Take cpu_kernels out of CHAINER_DISABLE_PLUGINS." in out.getvalue()
+    else:
+        assert f"{unused}: its plugin did not load (see the warning at import)." in out.getvalue()
+
+
+def test_doctor_counts_the_compiled_kernels_in_use_with_autoload_off():
+    """The first-party kernels load whatever CHAINER_DISABLE_PLUGIN_AUTOLOAD says: the
+    doctor reports them in use, and no problem about them."""
+    pytest.importorskip("chainer_cpu_kernels", reason="chainer-cpu-kernels is not installed")
+    env = {k: v for k, v in os.environ.items() if k != "CHAINER_DISABLE_PLUGINS"}
+    env["CHAINER_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    result = subprocess.run([sys.executable, "-m", "chainer", "doctor"], capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^CPU kernels:\s+adam, .*compiled \(cpu_kernels\)$", result.stdout, re.M), result.stdout
+    assert "chainer-cpu-kernels is installed but" not in result.stdout
 
 
 def _doctor_text(monkeypatch, distributions):

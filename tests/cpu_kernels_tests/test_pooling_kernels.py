@@ -208,6 +208,20 @@ def test_windows_over_4096_elements_are_declined():
     assert y[0, 0, 0, 0] == 0 and numpy.all(x == 1)
 
 
+@pytest.mark.parametrize("huge", [2**20 + 1, 2**63 - 1, 2**64])
+@pytest.mark.parametrize("at", range(6))
+def test_geometry_past_the_kernels_range_is_declined(huge, at):
+    """Windows, strides and paddings past 2**20 go to the NumPy code, which handles them or
+    says why it cannot: the same outcome with or without the kernels."""
+    x = numpy.ones((1, 1, 4, 4), numpy.float32)
+    y, idx = numpy.zeros((1, 1, 1, 1), numpy.float32), numpy.zeros((1, 1, 1, 1), numpy.int32)
+    geometry = [1, 1, 1, 1, 0, 0]
+    geometry[at] = huge
+    assert _ops.max_pooling_2d_forward(x, *geometry, y, idx) is False
+    assert _ops.max_pooling_2d_backward(y, idx, *geometry, x) is False
+    assert y[0, 0, 0, 0] == 0 and numpy.all(x == 1)
+
+
 def test_bad_arguments_raise_naming_the_kernel():
     x, y = numpy.ones((1, 2, 4, 4), numpy.float32), numpy.zeros((1, 2, 2, 2), numpy.float32)
     idx = numpy.zeros((1, 2, 2, 2), numpy.int8)
@@ -216,10 +230,12 @@ def test_bad_arguments_raise_naming_the_kernel():
         fwd(x, 2)
     with pytest.raises(TypeError, match=r"max_pooling_2d_forward: kw must be an int, got 2.0"):
         fwd(x, 2, 2.0, 2, 2, 0, 0, y, idx)
-    with pytest.raises(ValueError, match=r"max_pooling_2d_backward: sy must be between 1 and 1048576, got 0"):
+    with pytest.raises(ValueError, match=r"max_pooling_2d_backward: sy must be >= 1, got 0"):
         bwd(y, idx, 2, 2, 0, 2, 0, 0, x)
-    with pytest.raises(ValueError, match=r"max_pooling_2d_forward: pw must be between 0 and 1048576, got -1"):
+    with pytest.raises(ValueError, match=r"max_pooling_2d_forward: pw must be >= 0, got -1"):
         fwd(x, 2, 2, 2, 2, 0, -1, y, idx)
+    with pytest.raises(ValueError, match=r"max_pooling_2d_forward: ph must be >= 0, got -18446744073709551616"):
+        fwd(x, 2, 2, 2, 2, -(2**64), 0, y, idx)
     with pytest.raises(ValueError, match=r"max_pooling_2d_forward: x must have 4 axes \(N, C, H, W\), got 3"):
         fwd(x[0], 2, 2, 2, 2, 0, 0, y, idx)
     with pytest.raises(ValueError, match=r"max_pooling_2d_forward: y has 1 x 3 images and channels, expected 1 x 2"):

@@ -17,12 +17,14 @@ typedef struct {
     Py_ssize_t n, c, groups, rows, kdim;
 } geometry;
 
-/* Output positions o in [lo, hi) read input positions o * s + offset inside [0, size). */
+/* Output positions o in [lo, hi) read input positions o * s + offset inside [0, size).
+ * The ceilings are written (x - 1) / s + 1, not (x + s - 1) / s: a stride near
+ * PY_SSIZE_T_MAX (harmless with one output position) must not overflow. */
 static void valid_range(Py_ssize_t offset, Py_ssize_t s, Py_ssize_t size, Py_ssize_t out, Py_ssize_t *lo,
                         Py_ssize_t *hi)
 {
-    Py_ssize_t a = offset >= 0 ? 0 : (-offset + s - 1) / s;
-    Py_ssize_t b = size - offset <= 0 ? 0 : (size - offset + s - 1) / s;
+    Py_ssize_t a = offset >= 0 ? 0 : (-offset - 1) / s + 1;
+    Py_ssize_t b = size - offset <= 0 ? 0 : (size - offset - 1) / s + 1;
     a = a < out ? a : out;
     b = b < out ? b : out;
     *lo = a;
@@ -167,33 +169,64 @@ SWEEP(im2col_f64, double, im2col_row_f64, const, )
 SWEEP(col2im_f32, float, COL2IM_F32, , const)
 SWEEP(col2im_f64, double, COL2IM_F64, , const)
 
-/* A sequence of `nd` ints >= minimum into out[3 - nd ...]; -1 with an exception set. */
+/* A sequence of `nd` ints >= minimum into out[3 - nd ...]; -1 with an exception set. The
+ * sequence is copied into a tuple first: an element's __index__ could otherwise change a
+ * list while it is being read. */
 static int get_ints(const char *kernel, const char *name, PyObject *obj, int nd, Py_ssize_t minimum,
                     Py_ssize_t *out)
 {
-    PyObject *seq = PySequence_Fast(obj, "");
-    if (seq == NULL || PySequence_Fast_GET_SIZE(seq) != nd) {
+    PyObject *seq = PySequence_Check(obj) ? PySequence_Tuple(obj) : NULL;
+    if (seq == NULL || PyTuple_GET_SIZE(seq) != nd) {
         Py_XDECREF(seq);
         PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s must be a sequence of %d ints (one per spatial "
                      "axis of the image), got %R", kernel, name, nd, obj);
         return -1;
     }
     for (int i = 0; i < nd; i++) {
-        Py_ssize_t v = PyNumber_AsSsize_t(PySequence_Fast_GET_ITEM(seq, i), PyExc_OverflowError);
+        Py_ssize_t v = PyNumber_AsSsize_t(PyTuple_GET_ITEM(seq, i), PyExc_OverflowError);
         if (v == -1 && PyErr_Occurred()) {
+            const int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+            PyErr_Clear();
+            if (overflow)
+                PyErr_Format(PyExc_OverflowError, "chainer_cpu_kernels.%s: %s must hold ints of at most %zd (a C "
+                             "Py_ssize_t), got %R", kernel, name, PY_SSIZE_T_MAX, seq);
+            else
+                PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s: %s must contain ints, got %R", kernel, name,
+                             seq);
             Py_DECREF(seq);
-            PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s: %s must contain ints, got %R", kernel, name, obj);
             return -1;
         }
         if (v < minimum) {
-            Py_DECREF(seq);
             PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s must be >= %zd on every axis, got %R", kernel,
-                         name, minimum, obj);
+                         name, minimum, seq);
+            Py_DECREF(seq);
             return -1;
         }
         out[3 - nd + i] = v;
     }
     Py_DECREF(seq);
+    return 0;
+}
+
+/* The loops compute, per axis, input positions o * s + k * d - p (o < outsize, k < ksize)
+ * and the bounds of valid_range(); all lie within +-((outsize - 1) * stride + (ksize - 1)
+ * * dilate + pad + image size). Refuse (ValueError) a geometry for which that bound
+ * exceeds PY_SSIZE_T_MAX, so that no index computation can overflow. */
+static int check_axes(const char *kernel, const geometry *g, int nd)
+{
+    for (int i = 3 - nd; i < 3; i++) {
+        Py_ssize_t reach, span, bound;
+        if (ck_mul(g->out[i] - 1, g->s[i], &reach) < 0 || ck_mul(g->k[i] - 1, g->d[i], &span) < 0 ||
+            ck_add(reach, span, &bound) < 0 || ck_add(bound, g->p[i], &bound) < 0 ||
+            ck_add(bound, g->in[i], &bound) < 0) {
+            PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: the geometry of spatial axis %d overflows: "
+                         "(outsize - 1) * stride + (ksize - 1) * dilate + pad + image size must be at most %zd, got "
+                         "outsize %zd, stride %zd, ksize %zd, dilate %zd, pad %zd, image size %zd",
+                         kernel, i - (3 - nd), PY_SSIZE_T_MAX, g->out[i], g->s[i], g->k[i], g->d[i], g->p[i],
+                         g->in[i]);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -232,24 +265,35 @@ static int parse(const char *kernel, PyObject *const *args, Py_ssize_t nargs, in
     g->c = shape[1];
     for (int i = 0; i < 3; i++)
         g->in[i] = i < 3 - nd ? 1 : shape[2 + i - (3 - nd)];
-    g->kdim = g->k[0] * g->k[1] * g->k[2];
-    const Py_ssize_t L = g->out[0] * g->out[1] * g->out[2];
-    if (arr[1].view.ndim != 4 || col_shape[0] != g->n || col_shape[1] < 1 || g->c % col_shape[1] != 0 ||
-        col_shape[2] < g->c / col_shape[1] * g->kdim || col_shape[3] != L) {
+    if (check_axes(kernel, g, nd) < 0) {
+        ck_release_all(arr, 2);
+        return -1;
+    }
+    /* Products that overflow cannot match the lengths of a real col: they are reported as
+     * a wrong col shape, with -1 in the message for the product. */
+    Py_ssize_t L = -1, kdim = -1, needed_rows = -1;
+    if (ck_mul(g->out[0], g->out[1], &L) < 0 || ck_mul(L, g->out[2], &L) < 0)
+        L = -1;
+    if (ck_mul(g->k[0], g->k[1], &kdim) < 0 || ck_mul(kdim, g->k[2], &kdim) < 0)
+        kdim = -1;
+    const int col_ok = arr[1].view.ndim == 4 && col_shape[0] == g->n && col_shape[1] >= 1 && L >= 0 &&
+                       kdim >= 0 && g->c % col_shape[1] == 0 && ck_mul(g->c / col_shape[1], kdim, &needed_rows) == 0 &&
+                       col_shape[2] >= needed_rows && col_shape[3] == L;
+    if (!col_ok) {
         PyObject *got_shape = PyTuple_New(arr[1].view.ndim);
         for (int i = 0; got_shape != NULL && i < arr[1].view.ndim; i++)
             PyTuple_SET_ITEM(got_shape, i, PyLong_FromSsize_t(col_shape[i]));
         if (got_shape != NULL)
             PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: col must have the shape (N, G, R, L) with N = %zd "
                          "images, G groups dividing the %zd channels, R >= channels / G * %zd kernel offsets and "
-                         "L = %zd output positions; got %R", kernel, g->n, g->c, g->kdim, L, got_shape);
+                         "L = %zd output positions; got %R", kernel, g->n, g->c, kdim, L, got_shape);
         Py_XDECREF(got_shape);
         ck_release_all(arr, 2);
         return -1;
     }
     g->groups = col_shape[1];
     g->rows = col_shape[2];
-    g->kdim *= g->c / g->groups;
+    g->kdim = needed_rows;
     return 1;
 }
 

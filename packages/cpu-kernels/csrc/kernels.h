@@ -25,12 +25,35 @@ typedef enum { CK_NONE = 0, CK_F32 = 1, CK_F64 = 2 } ck_dtype;
 
 /* A C-contiguous float32/float64 array taken from a Python object with the buffer
  * protocol. ck_acquire returns 1 and fills `a`, returns 0 when the object is not such an
- * array (the kernel declines; no exception is set), or -1 with an exception set. */
+ * array (the kernel declines; no exception is set), or -1 with an exception set. A buffer
+ * whose shape does not multiply out to its length, or whose item size is not its format's,
+ * is declined too, so the kernels may rely on: the product of any subset of the axes'
+ * lengths, times the item size, fits in a Py_ssize_t (NumPy guarantees it for the nonzero
+ * lengths; a zero-length axis makes the array empty). */
 typedef struct {
     Py_buffer view;
     ck_dtype dtype;
     Py_ssize_t size;
 } ck_array;
+
+/* Overflow-checked arithmetic on sizes (all operands >= 0): 0 and *out = a + b (a * b),
+ * or -1 when the result would exceed PY_SSIZE_T_MAX (*out is then unspecified). No
+ * exception is set; the caller says what overflowed. */
+static inline int ck_add(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *out)
+{
+    if (a > PY_SSIZE_T_MAX - b)
+        return -1;
+    *out = a + b;
+    return 0;
+}
+
+static inline int ck_mul(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *out)
+{
+    if (a != 0 && b > PY_SSIZE_T_MAX / a)
+        return -1;
+    *out = a * b;
+    return 0;
+}
 
 int ck_acquire(PyObject *obj, ck_array *a, int writable);
 void ck_release(ck_array *a);

@@ -16,6 +16,23 @@ static ck_dtype format_dtype(const char *format)
     return CK_NONE;
 }
 
+/* Whether the shape of `view` (0-d: one element) multiplies out to its length, without
+ * overflow in the product of its nonzero lengths; the guarantee of kernels.h. */
+static int consistent_shape(const Py_buffer *view)
+{
+    Py_ssize_t nonzero = view->itemsize, size = view->itemsize;
+    for (int i = 0; i < view->ndim; i++) {
+        const Py_ssize_t n = view->shape[i];
+        if (n < 0)
+            return 0;
+        if (n == 0)
+            size = 0;
+        else if (ck_mul(nonzero, n, &nonzero) < 0)
+            return 0;
+    }
+    return (size == 0 ? 0 : nonzero) == view->len;
+}
+
 int ck_acquire(PyObject *obj, ck_array *a, int writable)
 {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
@@ -29,7 +46,7 @@ int ck_acquire(PyObject *obj, ck_array *a, int writable)
         return 0;
     }
     a->dtype = format_dtype(a->view.format);
-    if (a->dtype == CK_NONE) {
+    if (a->dtype == CK_NONE || a->view.itemsize != (a->dtype == CK_F32 ? 4 : 8) || !consistent_shape(&a->view)) {
         ck_release(a);
         return 0;
     }

@@ -269,29 +269,37 @@ static int tiles_2x2(const pool_geometry *g)
            g->w == 2 * g->ow;
 }
 
-/* kh, kw, sy, sx (at least 1) and ph, pw (at least 0) from args[0..5]. */
+/* kh, kw, sy, sx (at least 1) and ph, pw (at least 0) from args[0..5]: 1, or 0 to decline
+ * values past POOL_MAX_ARG (the NumPy code handles them, or reports why it cannot), or
+ * -1 with an exception set. */
+#define POOL_MAX_ARG (1 << 20)
 static int get_geometry(const char *kernel, PyObject *const *args, pool_geometry *g)
 {
     static const char *const names[] = {"kh", "kw", "sy", "sx", "ph", "pw"};
     Py_ssize_t *fields[] = {&g->kh, &g->kw, &g->sy, &g->sx, &g->ph, &g->pw};
+    int decline = 0;
     for (int i = 0; i < 6; i++) {
         if (!PyLong_Check(args[i])) {
             PyErr_Format(PyExc_TypeError, "chainer_cpu_kernels.%s: %s must be an int, got %R", kernel, names[i],
                          args[i]);
             return -1;
         }
-        Py_ssize_t v = PyLong_AsSsize_t(args[i]);
+        int overflow;
+        const long long v = PyLong_AsLongLongAndOverflow(args[i], &overflow);
         if (v == -1 && PyErr_Occurred())
             return -1;
-        Py_ssize_t minimum = i < 4 ? 1 : 0;
-        if (v < minimum || v > (1 << 20)) {
-            PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s must be between %zd and %d, got %zd", kernel,
-                         names[i], minimum, 1 << 20, v);
+        const long long minimum = i < 4 ? 1 : 0;
+        if (overflow < 0 || (overflow == 0 && v < minimum)) {
+            PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s must be >= %lld, got %R", kernel, names[i],
+                         minimum, args[i]);
             return -1;
         }
-        *fields[i] = v;
+        if (overflow > 0 || v > POOL_MAX_ARG)
+            decline = 1;
+        else
+            *fields[i] = (Py_ssize_t)v;
     }
-    return 0;
+    return decline ? 0 : 1;
 }
 
 /* A C-contiguous int8 or int32 array: 1 (type in *type), 0 to decline, -1 on error. */
@@ -361,6 +369,19 @@ static int check_shapes(const char *kernel, const char *image_name, const Py_buf
     g->w = image->shape[3];
     g->oh = pooled->shape[2];
     g->ow = pooled->shape[3];
+    /* Every row index the loops compute lies within +-((oh - 1) * sy + kh + ph + h), every
+     * column index within +-((ow - 1) * sx + kw + pw + w), and flat indexes within their
+     * product: refuse shapes for which that overflows (no real pooling comes near it). */
+    Py_ssize_t rows, cols, plane;
+    if (ck_mul(g->oh > 0 ? g->oh - 1 : 0, g->sy, &rows) < 0 || ck_add(rows, g->kh + g->ph, &rows) < 0 ||
+        ck_add(rows, g->h, &rows) < 0 || ck_mul(g->ow > 0 ? g->ow - 1 : 0, g->sx, &cols) < 0 ||
+        ck_add(cols, g->kw + g->pw, &cols) < 0 || ck_add(cols, g->w, &cols) < 0 || ck_mul(rows, cols, &plane) < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "chainer_cpu_kernels.%s: the windows of a %zd x %zd output over a %zd x %zd image (window %zd x "
+                     "%zd, stride %zd x %zd, padding %zd x %zd) reach past %zd elements a plane",
+                     kernel, g->oh, g->ow, g->h, g->w, g->kh, g->kw, g->sy, g->sx, g->ph, g->pw, PY_SSIZE_T_MAX);
+        return -1;
+    }
     if (type == IDX_I8 && g->kh * g->kw > 128) {
         PyErr_Format(PyExc_ValueError,
                      "chainer_cpu_kernels.%s: int8 indexes hold windows of at most 128 elements, got %zd x %zd", kernel,
@@ -374,9 +395,12 @@ PyObject *ck_max_pooling_2d_forward(PyObject *self, PyObject *const *args, Py_ss
 {
     static const char kernel[] = "max_pooling_2d_forward";
     pool_geometry g;
-    if (ck_check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 1, &g) < 0)
+    if (ck_check_nargs(kernel, nargs, 9) < 0)
         return NULL;
-    if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
+    const int in_range = get_geometry(kernel, args + 1, &g);
+    if (in_range < 0)
+        return NULL;
+    if (!in_range || g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;
     ck_array x, y;
     Py_buffer idx;
@@ -418,9 +442,12 @@ PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_s
 {
     static const char kernel[] = "max_pooling_2d_backward";
     pool_geometry g;
-    if (ck_check_nargs(kernel, nargs, 9) < 0 || get_geometry(kernel, args + 2, &g) < 0)
+    if (ck_check_nargs(kernel, nargs, 9) < 0)
         return NULL;
-    if (g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
+    const int in_range = get_geometry(kernel, args + 2, &g);
+    if (in_range < 0)
+        return NULL;
+    if (!in_range || g.kh > POOL_MAX_WINDOW || g.kw > POOL_MAX_WINDOW || g.kh * g.kw > POOL_MAX_WINDOW)
         Py_RETURN_FALSE;
     int32_t dy_of[POOL_MAX_WINDOW], dx_of[POOL_MAX_WINDOW];
     for (Py_ssize_t t = 0; t < g.kh * g.kw; t++) {

@@ -195,17 +195,18 @@ def _check_configuration(report: Report) -> None:
     config = chainer.config
     distributions = dict(_chainer_distributions())
     if "chainer-cpu-kernels" in distributions and not cpu_kernels.compiled():
-        off = os.environ.get(plugins.AUTOLOAD_ENV, "") not in ("", "0")
+        # Plugin autoload does not matter here: first-party plugins load regardless.
+        blocked = plugins.get_plugin_manager().is_blocked("cpu_kernels")
         report.problems.append(
             (
                 "chainer-cpu-kernels is installed but none of its compiled kernels is in use"
                 + (
-                    f" ({plugins.AUTOLOAD_ENV} is set)."
-                    if off
+                    f" ({plugins.DISABLE_ENV} names its plugin, cpu_kernels)."
+                    if blocked
                     else ": its plugin did not load (see the warning at import)."
                 ),
-                f"Unset {plugins.AUTOLOAD_ENV}."
-                if off
+                f"Take cpu_kernels out of {plugins.DISABLE_ENV}."
+                if blocked
                 else "Reinstall it for this Python and NumPy: pip install --force-reinstall --no-deps chainer-cpu-kernels.",
             )
         )

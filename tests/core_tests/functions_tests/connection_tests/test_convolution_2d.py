@@ -172,6 +172,41 @@ def test_rejects_kernel_larger_than_input():
         F.convolution_2d(numpy.ones((1, 1, 2, 2), numpy.float32), numpy.ones((1, 1, 3, 3), numpy.float32))
 
 
+@pytest.mark.parametrize(
+    "function, kwargs",
+    [
+        (F.convolution_2d, {"stride": 2, "pad": 2**63 - 1, "dilate": 2**63 - 1}),
+        (F.convolution_2d, {"pad": 2**62, "dilate": 2**62}),
+        (F.convolution_2d, {"pad": (0, 2**61)}),
+        (F.deconvolution_2d, {"stride": 2, "pad": 2**63 - 1, "dilate": 2**63 - 1}),
+        (F.deconvolution_2d, {"stride": (1, 2**62)}),
+    ],
+)
+def test_a_padded_image_past_any_array_is_one_clear_error(cpu_code, function, kwargs):
+    """The NumPy code would have to allocate the padded image (2**63 bytes or more), and
+    the compiled kernels' index arithmetic would overflow: both say so, the same way."""
+    x = numpy.ones((1, 1, 3, 3), numpy.float32)
+    W = numpy.ones((1, 1, 3, 3), numpy.float32)
+    with pytest.raises(
+        ValueError, match=r"Function: the windows reach over a padded image of shape \(1, 1, \d+, \d+\)"
+    ):
+        function(x, W, **kwargs)
+
+
+def test_a_stride_or_dilation_never_taken_may_be_huge(cpu_code):
+    """With one window per axis the stride is never taken, nor the dilation of a one-tap
+    kernel: any value works (NumPy's strides once overflowed on them)."""
+    x = chainer.Variable(numpy.arange(9, dtype=numpy.float32).reshape(1, 1, 3, 3))
+    W = numpy.ones((1, 1, 2, 2), numpy.float32)
+    y = F.convolution_2d(x, W, stride=2**63 - 1, pad=1)
+    # The window at (-1, -1) sees x[0, 0] alone.
+    numpy.testing.assert_array_equal(y.array, [[[[0.0]]]])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, [[[[1, 0, 0], [0, 0, 0], [0, 0, 0]]]])
+    y = F.convolution_2d(x, W[:, :, :1, :1], dilate=(2**63 - 1, 1))
+    numpy.testing.assert_array_equal(y.array, x.array)
+
+
 def test_deterministic_argument_is_refused():
     x = numpy.ones((1, 1, 3, 3), numpy.float32)
     with pytest.raises(ValueError, match="deterministic argument is not supported anymore"):

@@ -63,7 +63,9 @@ def _im2col(
             f"chainer.utils.conv: the output size {outs} is not positive for an image of spatial size {tuple(size)} "
             f"(ksize {tuple(ksize)}, stride {tuple(stride)}, pad {tuple(pad)}, dilate {tuple(dilate)})"
         )
-    view = _conv_kernels.im2col_view(img, tuple(ksize), tuple(stride), tuple(pad), tuple(dilate), outs, pval)
+    geometry = (tuple(ksize), tuple(stride), tuple(pad), tuple(dilate), outs)
+    _conv_kernels.check_extent("chainer.utils.conv.im2col", img.shape, img.dtype.itemsize, *geometry)
+    view = _conv_kernels.im2col_view(img, *geometry, pval)
     # A fresh C-contiguous array: the view shares memory with the (padded) image.
     return view.copy()
 
@@ -71,7 +73,14 @@ def _im2col(
 def _col2im(col: Any, stride: Sequence[int], pad: Sequence[int], size: Sequence[int], dilate: Sequence[int]) -> Any:
     from chainer.functions.connection import _conv_kernels
 
-    return _conv_kernels.col2im(col, tuple(stride), tuple(pad), tuple(dilate), tuple(int(n) for n in size))
+    size = tuple(int(n) for n in size)
+    stride, pad, dilate = tuple(stride), tuple(pad), tuple(dilate)
+    image_shape = col.shape[:2] + size
+    ksize, outsize = col.shape[2:4], col.shape[4:]
+    _conv_kernels.check_extent(
+        "chainer.utils.conv.col2im", image_shape, col.dtype.itemsize, ksize, stride, pad, dilate, outsize
+    )
+    return _conv_kernels.col2im(col, stride, pad, dilate, size)
 
 
 def im2col_cpu(

@@ -70,6 +70,7 @@ def im2col_array(
             f"{where}: the output size {outs} is not positive for input size {size}, ksize {ks}, stride {ss}, "
             f"pad {ps} and dilate {ds}"
         )
+    _conv_kernels.check_extent(where, x.shape, x.dtype.itemsize, ks, ss, ps, ds, outs)
     return _conv_kernels.im2col_view(x, ks, ss, ps, ds, outs, pad_value)
 
 
@@ -92,4 +93,6 @@ def col2im_array(col: Any, stride: Any, pad: Any, out_size: Sequence[int], dilat
     nd = (col.ndim - 2) // 2
     size = _conv_kernels.as_tuple(out_size, nd, "out_size", where, minimum=0)
     ss, ps, ds = _geometry(stride, pad, dilate, nd, where)
+    ksize, outsize = col.shape[2 : 2 + nd], col.shape[2 + nd :]
+    _conv_kernels.check_extent(where, col.shape[:2] + size, col.dtype.itemsize, ksize, ss, ps, ds, outsize)
     return _conv_kernels.col2im(col, ss, ps, ds, size)

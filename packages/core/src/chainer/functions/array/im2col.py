@@ -56,6 +56,9 @@ class Im2Col(function_node.FunctionNode):
         x = inputs[0]
         self._in_size = x.shape[2:]
         outs = _outsize(self._in_size, self.ksize, self.stride, self.pad, self.cover_all, self.dilate)
+        # Im2ColGrad, whose scatter may be compiled, reuses this geometry: checked once here.
+        geometry = (self.ksize, self.stride, self.pad, self.dilate, outs)
+        _conv_kernels.check_extent(self.label, x.shape, x.dtype.itemsize, *geometry)
         col = _conv_kernels.im2col_view(x, self.ksize, self.stride, self.pad, self.dilate, outs)
         n, c, kh, kw, oh, ow = col.shape
         return (col.reshape(n, c * kh * kw, oh, ow),)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,6 +87,48 @@ def end_padding(in_size: int, out_size: int, k: int, s: int, p: int, d: int) -> 
     return max(0, (out_size - 1) * s + (k - 1) * d + 1 - p - in_size)
 
 
+def check_extent(
+    where: str,
+    image_shape: Sequence[int],
+    itemsize: int,
+    ksize: Sequence[int],
+    stride: Sequence[int],
+    pad: Sequence[int],
+    dilate: Sequence[int],
+    outsize: Sequence[int],
+) -> None:
+    """Refuse a window sweep whose padded image no array could hold.
+
+    ``outsize`` is the number of windows per axis (a convolution's output size; for a
+    transposed convolution, whose image is its output, its input size). The NumPy code
+    pads the image ``(N, C, *in)`` to ``pad + in + end padding`` per axis and reads the
+    windows from that; the compiled kernels read the unpadded image, at the same
+    positions. Where the padded image would pass NumPy's limit on an array
+    (``sys.maxsize`` bytes, zero-length axes aside), the NumPy code cannot allocate it and
+    the kernels' index arithmetic nears overflow, so both paths refuse it here, with one
+    message. Raises ``ValueError`` naming ``where``.
+    """
+    geometry = (ksize, stride, pad, dilate, outsize)
+    if any(v > sys.maxsize for values in geometry for v in values):
+        raise ValueError(
+            f"{where}: ksize, stride, pad, dilate and the windows per axis must be at most sys.maxsize "
+            f"({sys.maxsize}), got ksize {tuple(ksize)}, stride {tuple(stride)}, pad {tuple(pad)}, "
+            f"dilate {tuple(dilate)}, windows per axis {tuple(outsize)}"
+        )
+    in_size = image_shape[2:]
+    padded = tuple(
+        p + n + end_padding(n, o, k, s, p, d) for n, o, k, s, p, d in zip(in_size, outsize, ksize, stride, pad, dilate)
+    )
+    shape = tuple(image_shape[:2]) + padded
+    nbytes = itemsize * math.prod(n for n in shape if n)
+    if nbytes > sys.maxsize:
+        raise ValueError(
+            f"{where}: the windows reach over a padded image of shape {shape}, {nbytes} bytes, more than the "
+            f"{sys.maxsize} bytes an array can hold (image shape {tuple(image_shape)}, ksize {tuple(ksize)}, "
+            f"stride {tuple(stride)}, pad {tuple(pad)}, dilate {tuple(dilate)}, windows per axis {tuple(outsize)})"
+        )
+
+
 def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: float = 0) -> Any:
     """``x`` with its spatial axes (2...) padded by a constant; ``x`` itself if no padding."""
     if not any(before) and not any(after):
@@ -135,8 +178,12 @@ def im2col_view(
     strides = xpad.strides
     sp = strides[2:]
     shape = tuple(xpad.shape[:2]) + tuple(ksize) + tuple(outsize)
+    # The step along an axis of length 1 is never taken: 0 there, so that a stride or a
+    # dilation past what NumPy's strides hold (one window, or a kernel of one tap) works.
     view_strides = (
-        tuple(strides[:2]) + tuple(t * d for t, d in zip(sp, dilate)) + tuple(t * s for t, s in zip(sp, stride))
+        tuple(strides[:2])
+        + tuple(t * d if k > 1 else 0 for t, d, k in zip(sp, dilate, ksize))
+        + tuple(t * s if o > 1 else 0 for t, s, o in zip(sp, stride, outsize))
     )
     return _as_strided(xp, xpad, shape, view_strides)
 

@@ -144,6 +144,8 @@ class ConvolutionND(function_node.FunctionNode):
         b = inputs[2] if len(inputs) == 3 else None
         outsize = self._output_size(x.shape[2:], W.shape[2:])
         _positive_outsize(outsize, x.shape[2:], self.label)
+        itemsize = K.compute_dtype(x.dtype, W.dtype).itemsize
+        K.check_extent(self.label, x.shape, itemsize, W.shape[2:], self.stride, self.pad, self.dilate, outsize)
         self.outsize = outsize
         return (K.conv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, outsize),)
 
@@ -182,6 +184,8 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
+        itemsize = K.compute_dtype(x.dtype, gy.dtype).itemsize
+        K.check_extent(self.label, x.shape, itemsize, self.ksize, self.stride, self.pad, self.dilate, gy.shape[2:])
         gW = K.conv_grad_weight(x, gy, self.ksize, self.stride, self.pad, self.dilate, self.groups, self.w_dtype)
         return (gW,)
 

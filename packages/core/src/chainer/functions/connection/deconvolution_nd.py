@@ -73,6 +73,10 @@ class DeconvolutionND(function_node.FunctionNode):
                 f"{self.label}: the output would have size {self.outsize} for an input of spatial size "
                 f"{tuple(x.shape[2:])}; the padding is larger than the transposed convolution's output"
             )
+        # The output is the image of the convolution this transposes; x holds its windows.
+        image_shape = (x.shape[0], W.shape[1] * self.groups) + self.outsize
+        itemsize = K.compute_dtype(x.dtype, W.dtype).itemsize
+        K.check_extent(self.label, image_shape, itemsize, W.shape[2:], self.stride, self.pad, self.dilate, x.shape[2:])
         return (K.deconv_forward(x, W, b, self.stride, self.pad, self.dilate, self.groups, self.outsize),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
