@@ -563,3 +563,28 @@ def test_mutated_none_payloads_are_accepted_only_if_they_still_mean_none(protoco
                 warnings.simplefilter("ignore")
                 value = pickle.loads(bytes(mutated))
             assert value.dtype == object and value.shape == () and value[()] is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        bytes(numpy.random.default_rng(0).integers(0, 256, 3000, dtype=numpy.uint8)),
+        b"plain text",
+        b"",
+        b"\x80\x04K\x01.",
+    ],
+    ids=["random", "text", "empty", "pickle"],
+)
+def test_garbage_file_error_never_advises_unpickling(tmp_path, model, h, content):
+    # NumPy takes anything that is neither a zip nor a .npy for a pickle and advises
+    # loading it "unsafely" with allow_pickle; our error says what the file is not.
+    path = tmp_path / "garbage.npz"
+    path.write_bytes(content)
+    before = h.snapshot(model)
+    with pytest.raises(ValueError) as info:
+        serializers.load_npz(path, model)
+    message = str(info.value)
+    assert message.startswith(f"load_npz: cannot read {str(path)!r}: it is ")
+    assert ("empty" if not content else "not an NPZ file") in message
+    assert "allow_pickle" not in message and "unsafe" not in message and "pickle.load" not in message
+    h.assert_same_state(h.snapshot(model), before)
