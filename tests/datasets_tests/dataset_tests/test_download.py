@@ -310,22 +310,22 @@ def test_concrete_data_set_http_error_names_status_and_url(file_server, dataset_
 
 
 def test_stale_temporary_files_of_killed_downloads_are_removed(file_server, dataset_root):
-    # A killed download leaves its '.tmp-*' file; the next download into the folder removes
-    # those nobody has written to for an hour, and leaves younger ones (maybe in progress).
+    # A killed download or conversion leaves its temporary; the next download into the
+    # folder removes those nobody has written to for an hour, and leaves younger ones
+    # (maybe in progress) and files that are not ours.
     cache = dataset_root / "_dl_cache"
     cache.mkdir(parents=True)
-    stale, fresh = cache / ".tmp-download-killed", cache / ".tmp-download-running"
-    stale_dir = cache / ".tmp-conversion"
+    stale, fresh = cache / ".0123abcd.k1ll3d.chainer-tmp", cache / ".4567ef01.running.chainer-tmp"
+    stale_dir = cache / ".train.npz.x9.chainer-tmp"
     for path in (stale, fresh):
         path.write_bytes(b"partial")
     stale_dir.mkdir()
     (stale_dir / "train.npz").write_bytes(b"partial")
     two_hours_ago = time.time() - 7200
-    for path in (stale, stale_dir / "train.npz", stale_dir):
-        os.utime(path, (two_hours_ago, two_hours_ago))
-    other = cache / "user-file"
+    other = cache / ".user-file.tmp"
     other.write_bytes(b"not ours")
-    os.utime(other, (two_hours_ago, two_hours_ago))
+    for path in (stale, stale_dir / "train.npz", stale_dir, other):
+        os.utime(path, (two_hours_ago, two_hours_ago))
 
     server = file_server({"/a": b"data"})
     dataset.cached_download(server.url + "/a")

@@ -10,9 +10,10 @@ overrides both. Every cache file appears atomically (written to a temporary file
 same directory, then ``os.replace``), under an inter-process file lock, so processes that
 load a data set at the same time all succeed and download it once. A download that ends
 before the length its server announced (``Content-Length``) raises
-:class:`IncompleteDownloadError` and caches nothing. Temporary files are named ``.tmp-*``;
-those that a killed process left behind are removed by a later download or conversion into
-the same folder once nobody has written to them for an hour.
+:class:`IncompleteDownloadError` and caches nothing. Temporaries are made by
+:func:`chainer.utils.make_temporary`: those that a killed process left behind are removed
+by a later download or conversion into the same folder once nobody has written to them
+for an hour.
 
 The concrete data sets (``chainer.datasets.get_mnist`` and friends) are verified against
 the MD5 their publishers list before anything is cached or parsed, and can be served
@@ -27,14 +28,13 @@ import os
 import re
 import shutil
 import sys
-import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from http.client import HTTPException
 from typing import Any, TypeVar
 
+from chainer import utils
 from chainer.dataset import _filelock, _sources
 
 __all__ = [
@@ -330,45 +330,10 @@ def _read_record(record_path: str) -> str | None:
         return None
 
 
-# Every temporary file or folder of this module is named '.tmp-*' and lives next to the
-# cache file it becomes. Those of a process that was killed are removed by a later download
-# or conversion into the same folder once nothing has been written to them for this long
-# (a download or conversion in progress writes all the time, so it is never mistaken for one).
-_STALE_TEMP_SECONDS = 3600.0
-_TEMP_PREFIX = ".tmp-"
-
-
-def _last_written(entry: os.DirEntry[str]) -> float:
-    newest = entry.stat(follow_symlinks=False).st_mtime
-    if entry.is_dir(follow_symlinks=False):
-        with os.scandir(entry.path) as children:
-            for child in children:
-                newest = max(newest, child.stat(follow_symlinks=False).st_mtime)
-    return newest
-
-
-def _remove_stale_temps(directory: str) -> None:
-    """Remove the temporary files and folders that killed processes left in ``directory``."""
-    now = time.time()
-    with contextlib.suppress(OSError), os.scandir(directory) as entries:
-        for entry in entries:
-            if not entry.name.startswith(_TEMP_PREFIX):
-                continue
-            # Another process may remove the same entry at the same time.
-            with contextlib.suppress(OSError):
-                if now - _last_written(entry) <= _STALE_TEMP_SECONDS:
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path)
-                else:
-                    os.remove(entry.path)
-
-
 def _write_atomically(path: str, data: bytes) -> None:
-    directory = os.path.dirname(path) or "."
-    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=directory)
+    temp = utils.make_temporary(path)
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(temp, "wb") as f:
             f.write(data)
         os.replace(temp, path)
     except BaseException:
@@ -403,19 +368,19 @@ def _incomplete(url: str, expected: int, received: int, caller: str) -> Incomple
     )
 
 
-def _download(url: str, directory: str) -> tuple[str, dict[str, str]]:
-    """Download ``url`` into a temporary file of ``directory``; return it and its digests.
+def _download(url: str, cache_path: str) -> tuple[str, dict[str, str]]:
+    """Download ``url`` into a temporary file next to ``cache_path``; return it and its
+    digests.
 
     Raises:
         IncompleteDownloadError: the server sent less than its ``Content-Length``.
     """
     print(f"Downloading from {url}...", file=sys.stderr, flush=True)
-    _remove_stale_temps(directory)
-    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX + "download-", dir=directory)
+    temp = utils.make_temporary(cache_path)
     digests = {"md5": hashlib.md5(), "sha256": hashlib.sha256()}
     received = 0
     try:
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:
+        with open(temp, "wb") as out, urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:
             expected = _announced_length(response.headers)
             # http.client ends a body cut short at its Content-Length as if it were complete.
             while chunk := response.read(_CHUNK):
@@ -450,16 +415,14 @@ def _urlretrieve() -> Callable[..., Any]:
     return urllib.request.urlretrieve
 
 
-def _retrieve(url: str, directory: str) -> str:
-    """Download ``url`` into a temporary file of ``directory`` with :func:`_urlretrieve`.
+def _retrieve(url: str, cache_path: str) -> str:
+    """Download ``url`` into a temporary file next to ``cache_path`` with :func:`_urlretrieve`.
 
     Raises:
         IncompleteDownloadError: the server sent less than its ``Content-Length``.
     """
     print(f"Downloading from {url}...", file=sys.stderr, flush=True)
-    _remove_stale_temps(directory)
-    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX + "download-", dir=directory)
-    os.close(fd)
+    temp = utils.make_temporary(cache_path)
     try:
         try:
             result = _urlretrieve()(url, temp)
@@ -520,7 +483,7 @@ def cached_download(url: str) -> str:
         if os.path.exists(cache_path):
             return cache_path
         try:
-            temp = _retrieve(url, os.path.dirname(cache_path))
+            temp = _retrieve(url, cache_path)
         except IncompleteDownloadError:
             raise
         except _NETWORK_ERRORS as exc:
@@ -586,7 +549,7 @@ def fetch(name: str, filename: str, caller: str) -> str:
         incomplete: list[IncompleteDownloadError] = []
         for url in urls:
             try:
-                temp, digests = _download(url, os.path.dirname(cache_path))
+                temp, digests = _download(url, cache_path)
             except IncompleteDownloadError as exc:
                 incomplete.append(exc)
                 failures.append(f"{url}: incomplete, the server announced {exc.expected} bytes but sent {exc.received}")
@@ -674,8 +637,7 @@ def cache_or_load_file(path: str, creator: Callable[[str], _T], loader: Callable
     with _filelock.FileLock(os.path.join(directory, f".{basename}.lock")):
         if os.path.exists(path):
             return loader(path)
-        _remove_stale_temps(directory)
-        temp_dir = tempfile.mkdtemp(prefix=_TEMP_PREFIX, dir=directory)
+        temp_dir = utils.make_temporary(path, folder=True)
         try:
             temp_path = os.path.join(temp_dir, basename)
             content = creator(temp_path)
