@@ -254,7 +254,7 @@ def _read_npz_stream(stream: Any, describe: str, where: str) -> dict[str, Any]:
     except (OSError, AttributeError, ValueError):
         head = None  # not seekable: numpy.load reports that itself
     if head == b"":
-        raise ValueError(f"{where}: cannot read {describe}: it is empty, not an NPZ file")
+        raise ValueError(f"{where}: cannot read {describe}: it is empty (truncated or corrupt), not an NPZ file")
     if head is not None and not head.startswith(_SIGNATURES):
         raise ValueError(
             f"{where}: cannot read {describe}: it is not an NPZ file (it begins neither like a zip archive nor like "
