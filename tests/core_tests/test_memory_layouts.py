@@ -32,3 +32,9 @@ def test_only_the_standard_layout_converts():
         ml.AsLayout(ml.CUDNN_CHANNEL_LAST_X)
     with pytest.raises(ValueError, match="memory layout must be one of"):
         ml.AsLayout("NHWC")
+
+
+def test_variables_in_other_layouts_are_not_implemented():
+    assert chainer.Variable(np.ones(2, np.float32), layout=None).shape == (2,)
+    with pytest.raises(NotImplementedError, match=r"chainer.Variable: memory layouts other than the standard one"):
+        chainer.Variable(np.ones((1, 2, 3, 4), np.float32), layout=ml.CUDNN_CHANNEL_LAST_X)

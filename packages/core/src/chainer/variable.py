@@ -211,8 +211,18 @@ class Variable:
     _device: Any = None
 
     def __init__(
-        self, data: Any = None, *, name: str | None = None, grad: Any = None, requires_grad: bool = True
+        self,
+        data: Any = None,
+        *,
+        name: str | None = None,
+        grad: Any = None,
+        requires_grad: bool = True,
+        layout: Any = None,
     ) -> None:
+        if layout is not None:
+            raise NotImplementedError(
+                f"chainer.Variable: memory layouts other than the standard one are not implemented (layout={layout!r})"
+            )
         if data is not None and type(data) is not numpy.ndarray:
             _check_array(data, "chainer.Variable")
         self._array = data

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Prepares the device check (run here, on the CPU machine, from the repository root):
+# wheels of our distributions and of `mock` (the compat suite imports it; the GPU image
+# lacks it), and a copy of Chainer 7.8.1's test suite from ../shared/compat with the
+# harness's conftest files, all under .gpu/ (ignored by git; `run` carries it).
+# Then: run(command="bash .ci/gpu/run.sh", carry=[".gpu"]) with the device tool.
+set -eu
+PY=${PY:-python3}
+SHARED=${CHAINER_SHARED_DIR:-../shared}
+grep -qx "/.gpu/" .git/info/exclude 2>/dev/null || echo "/.gpu/" >> .git/info/exclude
+rm -rf .gpu && mkdir -p .gpu/whl
+"$PY" -m pip wheel -q --no-deps --no-build-isolation -w .gpu/whl packages/core packages/links \
+    packages/datasets packages/training packages/distributed packages/onnx-export tests/plugins/*
+"$PY" -m pip download -q --no-deps --only-binary=:all: -d .gpu/whl mock
+cp .ci/gpu/gpu_report.py .gpu/
+if [ -d "$SHARED/compat/chainer-7.8.1/tests" ]; then
+    mkdir -p .gpu/ct
+    cp -r "$SHARED/compat/chainer-7.8.1/tests" .gpu/ct/tests
+    find .gpu/ct -name __pycache__ -prune -exec rm -rf {} +
+    cp "$SHARED/compat/harness/conftest_tests.py" .gpu/ct/tests/conftest.py
+    cp "$SHARED/compat/harness/conftest_chainer_tests.py" .gpu/ct/tests/chainer_tests/conftest.py
+    cp "$SHARED/compat/harness/pytest.ini" .gpu/ct/pytest.ini
+fi
+du -sh .gpu
