@@ -597,3 +597,31 @@ def test_inputs_or_outputs_on_two_devices_are_a_type_error():
             TwoDevices().apply((np.ones(3, np.float32),))
     finally:
         plugins.unregister(fakedev)
+
+
+# -- absurd sizes (issue 23) ------------------------------------------------------------------
+
+# More bytes than any 64-bit address space holds (4 PiB and up): the allocation fails at
+# once on every machine, whatever its memory and overcommit settings.
+_HUGE = 2**50
+
+
+@pytest.mark.parametrize(
+    "call, label, error, detail",
+    [
+        (lambda x: F.tile(x, _HUGE), "Tile", MemoryError, "Unable to allocate"),
+        (lambda x: F.repeat(x, _HUGE), "Repeat", MemoryError, "Unable to allocate"),
+        (lambda x: F.tile(x, 2**70), "Tile", OverflowError, "too large"),
+    ],
+    ids=["tile", "repeat", "tile-overflow"],
+)
+def test_failed_allocation_in_a_forward_names_the_function_and_its_inputs(call, label, error, detail):
+    # NumPy's MemoryError names only the array and its OverflowError only the integer;
+    # the error keeps its kind (code catching MemoryError still does) and says who asked.
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(error) as info:
+        call(x)
+    message = str(info.value)
+    assert message.startswith(f"{label}: cannot run the forward on inputs numpy.ndarray float32 (2, 3): ")
+    assert detail in message
+    assert isinstance(info.value.__cause__, error)

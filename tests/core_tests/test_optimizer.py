@@ -388,6 +388,105 @@ def test_failed_optimizer_load_leaves_a_fresh_optimizer_unchanged(tmp_path, fmt,
     assert fresh.t == 0 and all(p.update_rule.state is None for p in fresh.target.params())
 
 
+class Wide(chainer.Chain):
+    """A chain with one child 'l' holding W of the given shape (and b of its rows)."""
+
+    def __init__(self, shape):
+        super().__init__()
+        with self.init_scope():
+            self.l = chainer.Link()
+            with self.l.init_scope():
+                self.l.W = chainer.Parameter(
+                    numpy.linspace(-1, 1, numpy.prod(shape), dtype=numpy.float32).reshape(shape)
+                )
+                self.l.b = chainer.Parameter(numpy.zeros(shape[0], numpy.float32))
+
+
+def wide_loss(link):
+    return F.sum(link.l.W * link.l.W) + F.sum(link.l.b)
+
+
+@pytest.mark.parametrize("fmt", ["npz", "hdf5"])
+@pytest.mark.parametrize("name", ["Adam", "MomentumSGD", "AdaGrad"])
+def test_state_of_another_shape_is_refused_and_changes_nothing(tmp_path, fmt, name):
+    # The file's W is (8, 3) where the model's is (3, 8): the same size, so a compiled
+    # kernel walking flat buffers would update with it as if it were this W's state.
+    if fmt == "hdf5":
+        pytest.importorskip("h5py")
+    save, load = {
+        "npz": (chainer.serializers.save_npz, chainer.serializers.load_npz),
+        "hdf5": (chainer.serializers.save_hdf5, chainer.serializers.load_hdf5),
+    }[fmt]
+    other = getattr(optimizers, name)().setup(Wide((8, 3)))
+    for _ in range(2):
+        other.update(wide_loss, other.target)
+    save(tmp_path / "opt", other)
+
+    fresh = getattr(optimizers, name)().setup(Wide((3, 8)))
+    fresh.epoch = 4
+    before = _optimizer_state(fresh)
+    with pytest.raises(ValueError) as info:
+        load(tmp_path / "opt", fresh)
+    message = str(info.value)
+    first_state_key = sorted(other.target.l.W.update_rule.state)[0]
+    assert f"the optimizer state {first_state_key!r} of the parameter 'l/W' has shape (8, 3)" in message
+    assert "needs (3, 8) for the parameter's shape (3, 8)" in message
+    assert message.startswith(f"load_{fmt}:")
+    after = _optimizer_state(fresh)
+    assert after[:2] == before[:2] == (0, 4)
+    assert [t for t, _ in after[2]] == [0, 0]
+    assert all(state is None for _, state in after[2])
+
+    # The same file loads into the model it belongs to.
+    right = getattr(optimizers, name)().setup(Wide((8, 3)))
+    load(tmp_path / "opt", right)
+    assert right.t == 2
+
+
+def test_rule_loaded_alone_checks_its_state_at_the_next_update(cpu_code):
+    # A rule loaded on its own does not know its parameter: the state is checked against
+    # the parameter at the first update, before anything is changed.
+    shape = (3, 8)
+    wrong = {"t": 1, "m": numpy.zeros((8, 3), numpy.float32), "v": numpy.ones((8, 3), numpy.float32)}
+    rule = optimizers.Adam().create_update_rule()
+    rule.serialize(DictDeserializer(wrong))
+    param = chainer.Parameter(numpy.ones(shape, numpy.float32))
+    param.grad = numpy.full(shape, 0.5, numpy.float32)
+    with pytest.raises(
+        ValueError,
+        match=r"AdamRule.update: the state 'm' of the parameter .* has shape \(8, 3\), "
+        r"but for a parameter of shape \(3, 8\) it must be \(3, 8\)",
+    ):
+        rule.update(param)
+    numpy.testing.assert_array_equal(param.array, numpy.ones(shape))
+    numpy.testing.assert_array_equal(rule.state["v"], numpy.ones((8, 3)))
+
+    # A state of the right shape loads and updates as usual, and is checked only once.
+    right = {"t": 1, "m": numpy.zeros(shape, numpy.float32), "v": numpy.ones(shape, numpy.float32)}
+    rule = optimizers.Adam().create_update_rule()
+    rule.serialize(DictDeserializer(right))
+    rule.update(param)
+    assert rule._unchecked_state is False and rule.t == 2
+    assert (param.array < 1).all()
+
+
+@pytest.mark.parametrize("name, key", [("Adam", "v"), ("MomentumSGD", "v")])
+def test_compiled_kernel_is_not_given_a_state_of_another_shape(compiled_cpu_kernels, name, key):
+    # The compiled kernels check element counts only; their caller checks shapes.
+    link = Wide((3, 8))
+    opt = getattr(optimizers, name)().setup(link)
+    opt.update(wide_loss, link)
+    assert compiled_cpu_kernels[{"Adam": "adam", "MomentumSGD": "momentum_sgd"}[name]] > 0
+    rule = link.l.W.update_rule
+    rule.state[key] = rule.state[key].reshape(8, 3).copy()
+    before = link.l.W.array.copy()
+    with pytest.raises(
+        ValueError, match=rf"{name}Rule.update: the parameter 'W' has shape \(3, 8\), but {key} \(8, 3\)"
+    ):
+        opt.update(wide_loss, link)
+    numpy.testing.assert_array_equal(link.l.W.array, before)
+
+
 # -- Optimizer ------------------------------------------------------------------------
 
 

@@ -32,8 +32,19 @@ def dataset_root(tmp_path, monkeypatch):
     download._mirrors.update(saved_mirrors)
 
 
+class Truncated:
+    """A response that announces ``announced`` bytes (``Content-Length``), sends ``body``
+    (shorter) and closes the connection: a download cut short."""
+
+    def __init__(self, body: bytes, announced: int) -> None:
+        assert len(body) < announced
+        self.body = body
+        self.announced = announced
+
+
 class FileServer:
-    """A threaded HTTP server on 127.0.0.1 serving ``files`` (URL path -> bytes)."""
+    """A threaded HTTP server on 127.0.0.1 serving ``files`` (URL path -> bytes, a
+    :class:`Truncated` response, or an ``int``: an HTTP error status to answer with)."""
 
     def __init__(self, files: dict[str, bytes], delay: float = 0.0) -> None:
         self.files = dict(files)
@@ -48,9 +59,16 @@ class FileServer:
                     server.requests.append(self.path)
                 if server.delay:
                     time.sleep(server.delay)
-                body = server.files.get(self.path)
-                if body is None:
-                    self.send_error(404)
+                body = server.files.get(self.path, 404)
+                if isinstance(body, int):
+                    self.send_error(body)
+                    return
+                if isinstance(body, Truncated):
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(body.announced))
+                    self.end_headers()
+                    self.wfile.write(body.body)
+                    self.close_connection = True
                     return
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
@@ -89,6 +107,12 @@ def file_server():
     yield start
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def truncated():
+    """``truncated(body, announced)``: a :class:`Truncated` response for ``file_server``."""
+    return Truncated
 
 
 @pytest.fixture

@@ -198,7 +198,7 @@ def test_filename_save_text_and_file_object(tmp_path):
     loaded = onnx.load(str(path))
     assert loaded == onnx_model and loaded.graph.name == "G"
     assert "Gemm" in (tmp_path / "m.onnx.txt").read_text()
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp")] == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
     buf = io.BytesIO()
     onnx_chainer.export(model, gen.increasing(1, 3), filename=buf, graph_name="G", no_testcase=True)
     assert onnx.load_from_string(buf.getvalue()) == onnx_model

@@ -2,6 +2,7 @@
 
 import inspect
 
+import numpy
 import pytest
 
 from chainer import initializers
@@ -48,3 +49,16 @@ EXPECTED = {
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_signature(name):
     assert plain_signature(getattr(initializers, name)) == EXPECTED[name]
+
+
+@pytest.mark.parametrize(
+    "shape, error, detail",
+    [((2**50,), MemoryError, "Unable to allocate"), ((2**40, 2**40), ValueError, "array is too big")],
+)
+def test_generate_array_of_an_absurd_shape_names_itself_and_the_request(shape, error, detail):
+    # More bytes than any address space holds: fails at once on every machine.
+    with pytest.raises(error) as info:
+        initializers.generate_array(initializers.Normal(), shape, numpy)
+    message = str(info.value)
+    assert message.startswith(f"generate_array: cannot create an array of shape {shape} and dtype float32 for Normal(")
+    assert detail in message

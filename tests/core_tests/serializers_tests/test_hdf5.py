@@ -3,6 +3,7 @@
 import importlib
 import io
 import os
+import zlib
 
 import numpy
 import pytest
@@ -88,11 +89,11 @@ def test_truncated_file_leaves_model_unchanged(tmp_path, model, h):
 
 
 def test_damaged_bytes_anywhere_give_a_value_error_or_load(tmp_path, model, h):
-    # Damage 8 bytes at a time over the whole file. HDF5 has no checksums, so damaged
-    # data may load; damaged metadata must give load_hdf5's ValueError (or its missing-key
-    # error where a damaged name no longer matches), never an error of h5py (KeyError for
-    # an object header it cannot decode) or a crash on a name that is not UTF-8, and a
-    # failed load must change nothing.
+    # Damage 8 bytes at a time over the whole file. Damaged data fail their checksums;
+    # damaged metadata must give load_hdf5's ValueError (or its missing-key error where a
+    # damaged name no longer matches), never an error of h5py (KeyError for an object
+    # header it cannot decode) or a crash on a name that is not UTF-8; damage to unused
+    # bytes may load. A failed load must change nothing.
     path = tmp_path / "model.h5"
     serializers.save_hdf5(path, model, compression=None)
     data = path.read_bytes()
@@ -186,3 +187,110 @@ def test_load_hdf5_hands_an_hdf5_deserializer(tmp_path, model):
     serializers.load_hdf5(path, Recorder())
     # An object outside this project is loaded in one pass, as in Chainer 7.
     assert seen == [serializers.HDF5Deserializer]
+
+
+# -- checksums (issue 23) ------------------------------------------------------------------
+
+
+def _values_link(h):
+    """A link holding every kind of value: arrays, a one-element array, scalars, a string."""
+    link = h.Linear(3, 4)
+    link.add_persistent("one", numpy.array([2.5], numpy.float32))
+    link.add_persistent("count", 7)
+    link.add_persistent("ratio", numpy.float64(0.25))
+    link.add_persistent("label", "ünïcode")
+    return link
+
+
+def _values(link):
+    return {
+        "W": link.W.array.copy(),
+        "b": link.b.array.copy(),
+        "one": link.one.copy(),
+        "count": link.count,
+        "ratio": link.ratio,
+        "label": link.label,
+    }
+
+
+def _assert_same_values(a, b):
+    assert sorted(a) == sorted(b)
+    for key in a:
+        numpy.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def _data_offset(path, name):
+    """Where the stored bytes of dataset ``name`` begin in the file."""
+    with h5py.File(path, "r") as f:
+        dataset = f[name]
+        offset = dataset.id.get_chunk_info(0).byte_offset if dataset.chunks else dataset.id.get_offset()
+    assert offset is not None, name
+    return offset
+
+
+def _flip_byte(path, offset):
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        byte = f.read(1)[0]
+        f.seek(offset)
+        f.write(bytes([byte ^ 0x10]))
+
+
+def test_saved_values_carry_checksums(tmp_path, h):
+    path = tmp_path / "values.h5"
+    serializers.save_hdf5(path, _values_link(h), compression=None)
+    with h5py.File(path, "r") as f:
+        # Arrays (one-element ones too) are chunked with HDF5's own Fletcher-32 filter.
+        for name in ("W", "b", "one"):
+            assert f[name].fletcher32 and f[name].chunks is not None, name
+        # A scalar cannot be chunked in HDF5: it carries the CRC-32 of its value.
+        for name in ("count", "ratio", "label"):
+            assert f[name].shape == () and "chainer_crc32" in f[name].attrs, name
+        assert int(f["count"].attrs["chainer_crc32"]) == zlib.crc32(numpy.asarray(f["count"][()]).tobytes())
+
+
+@pytest.mark.parametrize("compression", [None, 4])
+@pytest.mark.parametrize("name", ["W", "one", "count", "ratio"])
+def test_one_flipped_byte_raises_and_changes_nothing(tmp_path, h, compression, name):
+    path = tmp_path / "values.h5"
+    serializers.save_hdf5(path, _values_link(h), compression=compression)
+    _flip_byte(path, _data_offset(path, name))
+
+    target = _values_link(h)
+    target.W.array[...] = 9
+    before = _values(target)
+    with pytest.raises(serializers.hdf5.ChecksumError) as info:
+        serializers.load_hdf5(path, target)
+    message = str(info.value)
+    assert message.startswith("load_hdf5: ") and f"dataset '/{name}' in {str(path)!r}" in message
+    assert "checksum" in message or "CRC-32" in message
+    assert isinstance(info.value, ValueError)
+    _assert_same_values(_values(target), before)
+
+    # The deserializer on an open file checks too.
+    with h5py.File(path, "r") as f, pytest.raises(serializers.hdf5.ChecksumError, match=f"'/{name}'"):
+        serializers.HDF5Deserializer(f).load(_values_link(h))
+
+
+def test_files_without_checksums_still_load(tmp_path, h):
+    # Chainer 7.8.1 wrote contiguous datasets (gzip for arrays of more than one element)
+    # and no attributes.
+    link = _values_link(h)
+    path = tmp_path / "chainer781.h5"
+    with h5py.File(path, "w") as f:
+        f.create_dataset("W", data=link.W.array, compression=4)
+        f.create_dataset("b", data=link.b.array, compression=4)
+        f.create_dataset("one", data=link.one)
+        f.create_dataset("count", data=numpy.asarray(link.count))
+        f.create_dataset("ratio", data=numpy.asarray(link.ratio))
+        f.create_dataset("label", data=link.label)
+    target = _values_link(h)
+    target.W.array[...] = 9
+    target.count, target.ratio, target.label = 0, 0.0, ""
+    serializers.load_hdf5(path, target)
+    _assert_same_values(_values(target), _values(link))
+
+
+def test_load_hdf5_on_a_directory_is_an_is_a_directory_error(tmp_path, model):
+    with pytest.raises(IsADirectoryError, match=r"load_hdf5: .* is a directory"):
+        serializers.load_hdf5(tmp_path, model)

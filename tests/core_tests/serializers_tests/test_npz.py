@@ -3,7 +3,12 @@
 import io
 import os
 import pickle
+import signal
 import stat
+import subprocess
+import sys
+import textwrap
+import time
 import warnings
 import zipfile
 
@@ -563,3 +568,73 @@ def test_mutated_none_payloads_are_accepted_only_if_they_still_mean_none(protoco
                 warnings.simplefilter("ignore")
                 value = pickle.loads(bytes(mutated))
             assert value.dtype == object and value.shape == () and value[()] is None
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        bytes(numpy.random.default_rng(0).integers(0, 256, 3000, dtype=numpy.uint8)),
+        b"plain text",
+        b"",
+        b"\x80\x04K\x01.",
+    ],
+    ids=["random", "text", "empty", "pickle"],
+)
+def test_garbage_file_error_never_advises_unpickling(tmp_path, model, h, content):
+    # NumPy takes anything that is neither a zip nor a .npy for a pickle and advises
+    # loading it "unsafely" with allow_pickle; our error says what the file is not.
+    path = tmp_path / "garbage.npz"
+    path.write_bytes(content)
+    before = h.snapshot(model)
+    with pytest.raises(ValueError) as info:
+        serializers.load_npz(path, model)
+    message = str(info.value)
+    assert message.startswith(f"load_npz: cannot read {str(path)!r}: it is ")
+    assert ("empty" if not content else "not an NPZ file") in message
+    assert "allow_pickle" not in message and "unsafe" not in message and "pickle.load" not in message
+    h.assert_same_state(h.snapshot(model), before)
+
+
+@pytest.mark.parametrize("fmt", ["npz", "hdf5"])
+def test_temporaries_of_killed_saves_are_removed_by_a_later_save(tmp_path, fmt):
+    # A save killed (SIGKILL) while it writes cannot remove its temporary file; a later
+    # save into the folder removes it once it has been left untouched for an hour.
+    if fmt == "hdf5":
+        pytest.importorskip("h5py")
+    target = tmp_path / "model"
+    code = textwrap.dedent(
+        f"""
+        import os, signal
+        import numpy, chainer
+        from chainer.serializers import _base
+
+        def killed_while_writing(path, write):
+            def write_then_die(tmp):
+                with open(tmp, 'wb') as f:
+                    f.write(b'half a file')
+                    f.flush()
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return real(path, write_then_die)
+
+        real = _base.write_atomically
+        _base.write_atomically = killed_while_writing
+        link = chainer.Link()
+        link.add_persistent('x', numpy.arange(3.0))
+        chainer.serializers.save_{fmt}({str(target)!r}, link)
+        """
+    )
+    for _ in range(2):
+        process = subprocess.run([sys.executable, "-c", code], capture_output=True)
+        assert process.returncode == -signal.SIGKILL, process.stderr.decode()
+    left = sorted(p for p in tmp_path.iterdir() if p.name != "model")
+    assert len(left) == 2 and all(p.name.startswith(".model.") and p.name.endswith(".chainer-tmp") for p in left)
+
+    link = chainer.Link()
+    link.add_persistent("x", numpy.arange(3.0))
+    save = getattr(serializers, f"save_{fmt}")
+    save(target, link)
+    assert sorted(tmp_path.iterdir()) == sorted([target, *left])  # maybe still being written: kept
+    for path in left:
+        os.utime(path, (time.time() - 7200,) * 2)
+    save(target, link)
+    assert sorted(tmp_path.iterdir()) == [target]

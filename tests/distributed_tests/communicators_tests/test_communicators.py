@@ -265,6 +265,14 @@ assert_allclose(m.c.grad, numpy.full(2, 3.0 * (size - 1) / size))
 assert m.lazy.grad is None
 m.c.grad = None if rank == 0 else numpy.full(2, 3.0)
 expect_error(ValueError, "different sets of gradients", comm.multi_node_mean_grad, m)
+expect_error(ValueError, "rank 1 has ['/c'] that rank 0 lacks", comm.multi_node_mean_grad, m)
+# the same names but another shape on the last process: the message says which and how
+m.c.grad = numpy.full(2, 3.0)
+if rank == size - 1:
+    m.a.array = numpy.zeros((3, 2), numpy.float32)
+    m.a.grad = numpy.zeros((3, 2), numpy.float32)
+shapes = ", ".join(f"rank {r} {(3, 2) if r == size - 1 else (2, 3)} float32" for r in range(size))
+expect_error(ValueError, f"differ in shape or dtype between the processes (do they build the same model?): '/a': {shapes}", comm.multi_node_mean_grad, m)
 # bcast_data copies rank 0's parameters and initializes lazy ones
 m2 = M()
 m2.a.array[...] = rank + 7
@@ -360,3 +368,23 @@ def test_nccl_module_without_nccl_says_why():
     with pytest.raises(AttributeError, match="has no attribute 'NCCL_SUM'; NCCL is not available here"):
         nccl.NCCL_SUM  # noqa: B018
     assert not hasattr(nccl, "NCCL_FLOAT16")
+
+
+def test_gradient_mismatch_says_which_names_or_shapes_differ():
+    # The message of multi_node_mean_grad when the processes' gradients differ (the
+    # mpiexec tests above raise it for real): missing names, else the differing shapes,
+    # never two identical lists of names.
+    from chainermn.communicators import mpi_communicator_base as base
+
+    same = [("/a", (2, 3), "<f4"), ("/b", (4,), "<f2")]
+    message = base._gradient_mismatch([same, same[:1], [*same, ("/c", (2,), "<f8")]])
+    assert message.endswith(
+        "compared with rank 0 (2 gradients), rank 1 lacks ['/b']; rank 2 has ['/c'] that rank 0 lacks"
+    )
+    reshaped = [("/a", (3, 2), "<f4"), ("/b", (4,), "<f4")]
+    message = base._gradient_mismatch([same, same, reshaped])
+    assert message.startswith("the gradients to average differ in shape or dtype between the processes")
+    assert message.endswith(
+        "'/a': rank 0 (2, 3) float32, rank 1 (2, 3) float32, rank 2 (3, 2) float32; "
+        "'/b': rank 0 (4,) float16, rank 1 (4,) float16, rank 2 (4,) float32"
+    )

@@ -21,7 +21,15 @@ def test_file_names_round_trip():
     names = cp._filenames(iterations)
     assert names == [f"run.a.0.{i}" for i in iterations]
     # Names of other runs, partial names and temporary files are not checkpoints.
-    foreign = ["run.a.0", "run.a.0.x", "run.ab.0.5", ".run.a.0.1234.tmp", "run.b.0.5", "xrun.a.0.5"]
+    foreign = [
+        "run.a.0",
+        "run.a.0.x",
+        "run.ab.0.5",
+        ".run.a.0.1234.tmp",
+        ".run.a.0.5.x1y2.chainer-tmp",
+        "run.b.0.5",
+        "xrun.a.0.5",
+    ]
     assert cp._parse_filenames(names + foreign) == [("run.a", 0, i) for i in iterations]
     assert cp._parse_filenames(["run.a.3.12"]) == [("run.a", 3, 12)]
 

@@ -213,3 +213,15 @@ def test_writer_killed_mid_write_leaves_the_previous_snapshot(tmp_path):
     numpy.testing.assert_array_equal(model.l1.W.array, numpy.load(out / "first_W.npy"))
     leftovers = [n for n in os.listdir(out) if n.startswith(".snapshot.")]
     assert len(leftovers) == 1  # the hidden temporary directory of the killed write
+
+    # A later save removes it once nothing has been written to it for an hour (younger,
+    # it may belong to a save in progress). Its name says whose it is.
+    (leftover,) = leftovers
+    assert leftover.endswith(".chainer-tmp")
+    snapshot_writers.SimpleWriter()("snapshot", str(out), model)
+    assert leftover in os.listdir(out)
+    for root, dirs, files in os.walk(out / leftover):
+        for name in [*dirs, *files, "."]:
+            os.utime(os.path.join(root, name), (time.time() - 7200,) * 2)
+    snapshot_writers.SimpleWriter()("snapshot_iter_2", str(out), model)
+    assert not [n for n in os.listdir(out) if n.startswith(".")]

@@ -92,6 +92,11 @@ class UpdateRule:
         t (int): Number of updates made.
     """
 
+    # A state loaded without its parameter's shape at hand (a rule loaded on its own, or
+    # one of an uninitialized parameter) is checked against the parameter at the next
+    # update. A class attribute: rules pickled before it existed unpickle without it.
+    _unchecked_state = False
+
     def __init__(self, parent_hyperparam: Hyperparameter | None = None) -> None:
         self._pre_update_hooks: OrderedDict[str, Callable[..., Any]] = OrderedDict()
         self._post_update_hooks: OrderedDict[str, Callable[..., Any]] = OrderedDict()
@@ -198,6 +203,9 @@ class UpdateRule:
                 with device.create_context():
                     self.init_state(param)
         state = self._state
+        if self._unchecked_state:
+            self._check_state_shapes(param, state, None)
+            self._unchecked_state = False
         for key, value in state.items():
             # Arrays of a loaded state live on the CPU until the first update.
             if (
@@ -251,13 +259,14 @@ class UpdateRule:
         """Save or load :attr:`t` and the state arrays (keys ``t`` and the state names)."""
         self._serialize(serializer, param_initialized=True)
 
-    def _serialize(self, serializer: Any, param_initialized: bool) -> None:
+    def _serialize(self, serializer: Any, param_initialized: bool, param: variable.Variable | None = None) -> None:
         # param_initialized: whether the parameter of this rule has its array. An optimizer
         # passes it so that a rule whose parameter was never initialized (it counted
-        # updates but made no state) loads from a file without state.
+        # updates but made no state) loads from a file without state. param: the parameter,
+        # against whose shape a loaded state is checked.
         loading = _is_deserializer(serializer)
         if loading and getattr(serializer, "_validating", False) is True and hasattr(serializer, "_peek"):
-            self._check_loadable(serializer, param_initialized)
+            self._check_loadable(serializer, param_initialized, param)
             return
         self.t = serializer("t", self.t)
         if loading:
@@ -289,9 +298,13 @@ class UpdateRule:
             if self.enabled and (loaded or (param_initialized and self.t > 0)):
                 raise first_missing
             return
+        if param is not None and param.array is not None:
+            self._check_state_shapes(param, loaded, serializer)
+        else:
+            self._unchecked_state = True
         self._state = loaded
 
-    def _check_loadable(self, serializer: Any, param_initialized: bool) -> None:
+    def _check_loadable(self, serializer: Any, param_initialized: bool, param: variable.Variable | None) -> None:
         # The validation pass of load_npz/load_hdf5: raise what the loading pass would
         # raise, change nothing. Its deserializer hands out no values, so the saved t and
         # state, on which the checks depend, are read with _peek.
@@ -317,6 +330,52 @@ class UpdateRule:
             return
         for key in keys:
             serializer(key, None)
+        if param is not None and param.array is not None:
+            self._check_state_shapes(param, saved, serializer)
+
+    def _check_state_shapes(self, param: variable.Variable, state: dict[str, Any], serializer: Any) -> None:
+        """Raise unless every array of ``state`` has the shape :meth:`init_state` gives it
+        for ``param``: a state of the right size but another shape would be updated (by a
+        compiled kernel, or through broadcasting) as if it belonged to another parameter.
+        ``serializer`` is the deserializer of a load (``None`` at an update)."""
+        expected = self._initial_state_shapes(param)
+        for key, value in state.items():
+            found = getattr(value, "shape", None)
+            wanted = expected.get(key)
+            if found is None or wanted is None or tuple(found) == wanted:
+                continue
+            if serializer is None:
+                raise ValueError(
+                    f"{type(self).__name__}.update: the state {key!r} of the parameter {param.name!r} has shape "
+                    f"{tuple(found)}, but for a parameter of shape {param.shape} it must be {wanted} (was the state "
+                    "loaded from another model?)"
+                )
+            from chainer.serializers import _base  # not at import: the serializers import optimizers
+
+            source = getattr(serializer, "_source", None)
+            where = getattr(source, "where", type(serializer).__name__)
+            path = str(getattr(serializer, "path", "")).rstrip("/")
+            raise _base.ShapeMismatchError(
+                f"{where}: the optimizer state {key!r} of the parameter {path!r} has shape {tuple(found)} in the file, "
+                f"but {type(self).__name__} needs {wanted} for the parameter's shape {param.shape}; the file belongs "
+                "to another model"
+            )
+
+    def _initial_state_shapes(self, param: variable.Variable) -> dict[str, tuple[int, ...]]:
+        # What init_state makes for a parameter of this shape and dtype, found by running it
+        # on a CPU stand-in (of zeros, which the OS maps lazily), so that a rule whose state
+        # is not shaped like its parameter is checked right too. The rule's own state is
+        # put back afterwards.
+        saved = self._state
+        self._state = {}
+        try:
+            stand_in = variable.Variable(
+                numpy.zeros(param.shape, dtype=param.dtype), grad=numpy.zeros(param.shape, dtype=param.dtype)
+            )
+            self.init_state(stand_in)
+            return {key: tuple(value.shape) for key, value in self._state.items() if hasattr(value, "shape")}
+        finally:
+            self._state = saved
 
     def _state_keys(self) -> list[str]:
         # The names init_state creates, found by running it on a one-element dummy

@@ -161,6 +161,12 @@ class FunctionNode:
 
         try:
             outputs = self.forward(in_data_t)
+        except (MemoryError, OverflowError) as exc:
+            # Absurd sizes (F.tile(x, 2**40)) fail in NumPy, whose message names no
+            # function. Only an exception pays for this clause: the normal path is as before.
+            raise error.allocation_error(
+                exc, self.label, f"run the forward on inputs {error._format_array_props(in_data_t)}"
+            ) from exc
         except Exception as exc:
             exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data_t)})")
             raise

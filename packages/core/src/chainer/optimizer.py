@@ -173,7 +173,7 @@ class Optimizer:
                 continue
             child = serializer[name.lstrip("/")]
             if type(rule).serialize is UpdateRule.serialize:
-                rule._serialize(child, param_initialized=param.array is not None)
+                rule._serialize(child, param_initialized=param.array is not None, param=param)
             else:
                 rule.serialize(child)  # a rule with its own serialize
 

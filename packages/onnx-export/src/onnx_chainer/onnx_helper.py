@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import tempfile
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -20,6 +19,8 @@ import onnx
 import onnx.checker
 import onnx.helper
 import onnx.numpy_helper
+
+from chainer import utils
 
 __all__ = [
     "GraphBuilder",
@@ -147,10 +148,9 @@ def write_tensor_pb(filename: str | os.PathLike[str], name: str, value: Any) -> 
 
 def _write_bytes_atomic(filename: str | os.PathLike[str], data: bytes) -> None:
     path = os.fspath(filename)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    tmp = utils.make_temporary(path)
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(tmp, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
     except BaseException:

@@ -89,3 +89,16 @@ def test_third_order_gradients():
         atol=1e-5,
         rtol=1e-4,
     )
+
+
+def test_window_wider_than_the_channels_is_the_sum_over_all_channels():
+    # An absurd n (issue 23's fuzz) used to loop over n // 2 offsets (for ages); a window
+    # wider than the channels sums all of them: x / (k + alpha * sum_c x**2) ** beta.
+    x = numpy.random.uniform(-1, 1, (2, 4, 3)).astype(numpy.float64)
+    k, alpha, beta = 2.0, 0.5, 0.75
+    expected = x / (k + alpha * (x**2).sum(axis=1, keepdims=True)) ** beta
+    y = F.local_response_normalization(x, n=2**70, k=k, alpha=alpha, beta=beta)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-12)
+    gradient_check.check_backward(
+        lambda v: F.local_response_normalization(v, n=2**70, k=k, alpha=alpha, beta=beta), x, numpy.ones_like(x)
+    )

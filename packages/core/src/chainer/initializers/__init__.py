@@ -13,6 +13,7 @@ from chainer.initializers.normal import GlorotNormal, HeNormal, LeCunNormal, Nor
 from chainer.initializers.orthogonal import Orthogonal
 from chainer.initializers.sampling import DownsamplingConvFilter, UpsamplingDeconvFilter
 from chainer.initializers.uniform import GlorotUniform, HeUniform, LeCunUniform, Uniform
+from chainer.utils import error as utils_error
 
 
 def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Any = None, device: Any = None) -> Any:
@@ -41,15 +42,24 @@ def generate_array(initializer: Any, shape: Any, xp: Any, dtype: Any = None, dev
             f"generate_array: dtype {dtype} was requested but the initializer {initializer!r} is for "
             f"{chainer.get_dtype(init_dtype)}"
         )
-    if device is None:
+    if device is not None:
+        device = backend._get_device_compat(device)
+        # Initialize on the CPU first so that random initializers draw from NumPy's stream.
+        xp = numpy
+    try:
         array = xp.empty(shape, dtype=dtype)
+    except (MemoryError, OverflowError, ValueError) as exc:
+        # An absurd shape: NumPy's message names the array, not who asked for it.
+        raise utils_error.allocation_error(
+            exc, "generate_array", f"create an array of shape {shape} and dtype {dtype} for {initializer!r}"
+        ) from exc
+    try:
         initializer(array)
-        return array
-    device = backend._get_device_compat(device)
-    # Initialize on the CPU first so that random initializers draw from NumPy's stream.
-    array = numpy.empty(shape, dtype=dtype)
-    initializer(array)
-    return device.send(array)
+    except (MemoryError, OverflowError) as exc:
+        raise utils_error.allocation_error(
+            exc, "generate_array", f"fill an array of shape {shape} and dtype {dtype} with {initializer!r}"
+        ) from exc
+    return array if device is None else device.send(array)
 
 
 def _get_initializer(spec: Any) -> Any:

@@ -22,6 +22,21 @@ def temp(array: Any) -> Any:
     return array if not isinstance(array, numpy.generic) else numpy.asarray(array)
 
 
+def check_kernel_shapes(rule: optimizer.UpdateRule, param: Any, grad: Any, **state: Any) -> None:
+    """Raise unless ``grad`` and the ``state`` arrays (``None`` skipped) have the shape of
+    ``param``: a compiled kernel walks its arrays as flat buffers of one length, so it
+    would update with a state of another shape (but the same size) without noticing."""
+    shape = param.shape
+    wrong = {"grad": grad.shape} if grad.shape != shape else {}
+    wrong.update((name, array.shape) for name, array in state.items() if array is not None and array.shape != shape)
+    if wrong:
+        found = ", ".join(f"{name} {found}" for name, found in wrong.items())
+        raise ValueError(
+            f"{type(rule).__name__}.update: the parameter {param.name!r} has shape {shape}, but {found}; the "
+            "gradient and the state must have the parameter's shape (was the state loaded from another model?)"
+        )
+
+
 def _check(owner: str, values: dict[str, Any], flags: Iterable[str]) -> None:
     flags = set(flags)
     for name, value in values.items():

@@ -213,6 +213,7 @@ class AdamRule(_BiasCorrectedRate, _common.RuleBase):
             lower, upper = self._bounds() if hp.adabound else (None, None)
             state = self.state
             vhat = state["vhat"] if hp.amsgrad else None
+            _common.check_kernel_shapes(self, param, grad, m=state["m"], v=state["v"], vhat=vhat)
             if kernel(param.array, grad, state["m"], state["v"], vhat, *self._kernel_scalars(eps), lower, upper):
                 return
         one_minus_beta1, beta2 = 1 - _common.scalar(hp.beta1), _common.scalar(hp.beta2)

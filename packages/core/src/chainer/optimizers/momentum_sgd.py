@@ -40,8 +40,10 @@ class MomentumSGDRule(_common.MomentumRuleBase):
         hp = self.hyperparam
         v = self.state["v"]
         kernel = cpu_kernels.get("momentum_sgd") if isinstance(v, numpy.ndarray) else None
-        if kernel is not None and kernel(param.array, grad, v, _common.scalar(hp.lr), _common.scalar(hp.momentum)):
-            return
+        if kernel is not None:
+            _common.check_kernel_shapes(self, param, grad, v=v)
+            if kernel(param.array, grad, v, _common.scalar(hp.lr), _common.scalar(hp.momentum)):
+                return
         v *= _common.scalar(hp.momentum)
         v -= _common.scalar(hp.lr) * grad
         param.array += v

@@ -6,14 +6,13 @@ from __future__ import annotations
 import contextlib
 import numbers
 import os
-import tempfile
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy
 
-from chainer import backend, serializer
+from chainer import backend, serializer, utils
 
 
 class _LoadError(Exception):
@@ -302,13 +301,13 @@ def is_path(file: Any) -> bool:
 
 def write_atomically(path: Any, write: Callable[[str], None]) -> None:
     """Call ``write(tmp_path)`` on a temporary file next to ``path``, then move it over
-    ``path`` in one step: readers see the old file or the complete new one, never half."""
+    ``path`` in one step: readers see the old file or the complete new one, never half.
+    The temporaries that killed saves left in the folder are removed first (see
+    :func:`chainer.utils.remove_stale_temporaries`)."""
     path = os.fspath(path)
     if isinstance(path, bytes):
         path = os.fsdecode(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    os.close(fd)
+    tmp = utils.make_temporary(path)
     try:
         write(tmp)
         with open(tmp, "rb+") as f:

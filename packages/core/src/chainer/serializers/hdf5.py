@@ -2,13 +2,22 @@
 
 The hierarchy of the object becomes the hierarchy of HDF5 groups (``predictor`` /
 ``l1`` / ``W``), as in Chainer 7.8.1; ``None`` is stored as an empty dataset.
+
+Every value is saved with a checksum, verified when it is read, so that a damaged file
+raises :class:`ChecksumError` instead of loading wrong numbers: arrays are chunked
+datasets with HDF5's Fletcher-32 filter (which any HDF5 reader, Chainer 7.8.1's included,
+understands); a scalar or a string, which HDF5 cannot chunk and so cannot filter, carries
+the CRC-32 of its value in the attribute ``chainer_crc32``. Files without checksums (those
+of Chainer 7.8.1) load as before.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
 import os
+import zlib
 from typing import Any
 
 import numpy
@@ -35,6 +44,15 @@ def _find_h5py() -> bool:
 
 # Whether h5py is installed (found without importing it: importing chainer stays light).
 _available = _find_h5py()
+
+
+# The attribute holding the CRC-32 of a scalar or string dataset's value.
+_CRC_ATTRIBUTE = "chainer_crc32"
+
+
+class ChecksumError(ValueError):
+    """A dataset's data do not match the checksum saved with them: the file changed (a
+    damaged disk or transfer, an edit) after it was written."""
 
 
 class H5pyMissingError(ImportError, RuntimeError):
@@ -82,7 +100,7 @@ class HDF5Serializer(serializer.Serializer):
             self.group.create_dataset(key, data=h5py.Empty("f"))
             return value
         if isinstance(value, (str, bytes)):
-            self.group.create_dataset(key, data=value)
+            _add_crc(self.group.create_dataset(key, data=value), h5py)
             return value
         array = backend.cpu().send(value) if _base._is_array(value) else numpy.asarray(value)
         if array.dtype.kind == "U":
@@ -92,26 +110,73 @@ class HDF5Serializer(serializer.Serializer):
                 f"HDF5Serializer: the value of key {key!r} holds Python objects (dtype object); only arrays, "
                 "numbers, strings and None can be saved"
             )
-        compression = self.compression if array.size > 1 else None
-        self.group.create_dataset(key, data=array, compression=compression)
+        if array.ndim == 0:
+            _add_crc(self.group.create_dataset(key, data=array), h5py)
+        elif array.size == 0:
+            self.group.create_dataset(key, data=array)  # no data, nothing to check
+        else:
+            compression = self.compression if array.size > 1 else None
+            self.group.create_dataset(key, data=array, compression=compression, chunks=True, fletcher32=True)
         return value
 
 
+def _crc(value: Any) -> int:
+    """The CRC-32 of a value as :func:`_read_dataset` returns it."""
+    return zlib.crc32(value.tobytes())
+
+
+def _add_crc(dataset: Any, h5py: Any) -> None:
+    # Of the value as it reads back, so that h5py's conversions (str to a variable-length
+    # string, bool to an enum) are the same at saving and at loading.
+    dataset.attrs[_CRC_ATTRIBUTE] = numpy.uint32(_crc(_read_dataset(dataset, h5py)))
+
+
+def _file_name(dataset: Any) -> str:
+    try:
+        return repr(dataset.file.filename)
+    except (AttributeError, ValueError, OSError):
+        return "the HDF5 file"
+
+
 def _read_dataset(dataset: Any, h5py: Any) -> Any:
-    """A dataset's value as a NumPy array, or None for an empty (None) dataset."""
+    """A dataset's value as a NumPy array, or None for an empty (None) dataset.
+
+    Raises:
+        ChecksumError: the data fail the checksum saved with them.
+    """
     if dataset.shape is None:
         return None
-    value = dataset[()]
+    try:
+        value = dataset[()]
+    except OSError as exc:
+        if not dataset.fletcher32:
+            raise
+        # HDF5 reports a failed Fletcher-32 check as a failed filter, as it would a
+        # chunk that cannot be decompressed: either way the stored bytes changed.
+        raise ChecksumError(
+            f"the data of dataset {dataset.name!r} in {_file_name(dataset)} fail the Fletcher-32 checksum saved "
+            f"with them: the file is damaged ({exc})"
+        ) from None
     if isinstance(value, (bytes, str)):
-        return numpy.asarray(value.encode("utf-8") if isinstance(value, str) else value)
-    array = numpy.asarray(value)
-    if array.dtype.hasobject:
-        # Variable-length strings come back as object arrays of bytes.
-        if all(isinstance(x, (bytes, str)) for x in array.flat):
-            return numpy.array([x.encode("utf-8") if isinstance(x, str) else x for x in array.flat]).reshape(
+        array = numpy.asarray(value.encode("utf-8") if isinstance(value, str) else value)
+    else:
+        array = numpy.asarray(value)
+        if array.dtype.hasobject:
+            # Variable-length strings come back as object arrays of bytes.
+            if not all(isinstance(x, (bytes, str)) for x in array.flat):
+                raise TypeError(f"dataset {dataset.name!r} holds Python objects, which cannot be loaded")
+            array = numpy.array([x.encode("utf-8") if isinstance(x, str) else x for x in array.flat]).reshape(
                 array.shape
             )
-        raise TypeError(f"dataset {dataset.name!r} holds Python objects, which cannot be loaded")
+    saved_crc = dataset.attrs.get(_CRC_ATTRIBUTE)
+    if saved_crc is not None and not (
+        # A damaged attribute may hold anything; only the integer we wrote matches.
+        numpy.ndim(saved_crc) == 0 and numpy.asarray(saved_crc).dtype.kind in "iu" and int(saved_crc) == _crc(array)
+    ):
+        raise ChecksumError(
+            f"the value of dataset {dataset.name!r} in {_file_name(dataset)} does not match the CRC-32 saved with "
+            "it: the file is damaged"
+        )
     return array
 
 
@@ -176,6 +241,9 @@ class HDF5Deserializer(_base.SourceDeserializer):
 def save_hdf5(filename: Any, obj: Any, compression: int | None = 4) -> None:
     """Save an object to an HDF5 file.
 
+    Every value is saved with a checksum that :func:`load_hdf5` verifies (see the module
+    documentation).
+
     Args:
         filename: A path (written atomically through a temporary file) or a writable
             binary file object.
@@ -197,6 +265,9 @@ def save_hdf5(filename: Any, obj: Any, compression: int | None = 4) -> None:
 def _read_hdf5_entries(filename: Any, h5py: Any, where: str) -> dict[str, Any]:
     if _base.is_path(filename) and not os.path.exists(filename):
         raise FileNotFoundError(f"{where}: no such file: {os.fspath(filename)!r}")
+    if _base.is_path(filename) and os.path.isdir(filename):
+        # What Chainer 7.8.1 raised (h5py would say "not an HDF5 file").
+        raise IsADirectoryError(errno.EISDIR, f"{where}: {os.fspath(filename)!r} is a directory, not an HDF5 file")
     try:
         f = h5py.File(filename, "r")
     except OSError as exc:
@@ -215,11 +286,15 @@ def _read_hdf5_entries(filename: Any, h5py: Any, where: str) -> dict[str, Any]:
             if isinstance(item, h5py.Dataset):
                 try:
                     entries[name] = _read_dataset(item, h5py)
+                except ChecksumError as exc:
+                    raise ChecksumError(f"{where}: {exc}; nothing was loaded") from None
                 except (OSError, TypeError, ValueError) as exc:
                     errors.append(f"{name!r}: {exc}")
 
         try:
             f.visititems(visit)
+        except ChecksumError:
+            raise
         except (OSError, RuntimeError, ValueError, KeyError) as exc:
             # h5py raises KeyError for an object whose header it cannot decode.
             errors.append(str(exc))
@@ -233,7 +308,9 @@ def load_hdf5(filename: Any, obj: Any) -> None:
 
     As with :func:`~chainer.serializers.load_npz`, the file is read and every key and
     shape validated before anything is assigned, so a failed load leaves ``obj``
-    unchanged.
+    unchanged. Values saved with a checksum (by :func:`save_hdf5`) are verified: a
+    damaged file raises :class:`ChecksumError` (a ``ValueError``) naming the file and
+    the dataset. A directory is an ``IsADirectoryError``.
 
     Args:
         filename: A path or a readable binary file object.

@@ -223,6 +223,14 @@ class NpzDeserializer(_base.SourceDeserializer):
         super().__init__(source, path, strict, ignore_names)
 
 
+def _reason(exc: BaseException) -> str:
+    # NumPy's errors for data it takes for a pickle advise loading with allow_pickle=True:
+    # advice to run whatever the file holds, which we never pass on.
+    if "allow_pickle" in str(exc):
+        return "it holds data that only unpickling could read, and files are never unpickled"
+    return f"{type(exc).__name__}: {exc}"
+
+
 def _read_npz_entries(file: Any, where: str) -> dict[str, Any]:
     """Read every entry of an NPZ file into memory, validating the whole file first."""
     if _base.is_path(file):
@@ -232,13 +240,31 @@ def _read_npz_entries(file: Any, where: str) -> dict[str, Any]:
     return _read_npz_stream(file, _describe_file(file), where)
 
 
+# How an NPZ archive (a zip file, possibly empty) or a single .npy array begins.
+_SIGNATURES = (b"PK\x03\x04", b"PK\x05\x06", npy_format.MAGIC_PREFIX)
+
+
 def _read_npz_stream(stream: Any, describe: str, where: str) -> dict[str, Any]:
+    # numpy.load takes anything else for a pickle and advises loading it with
+    # allow_pickle=True; we never unpickle, so we say what the file is not instead.
+    try:
+        start = stream.tell()
+        head = stream.read(len(npy_format.MAGIC_PREFIX))
+        stream.seek(start)
+    except (OSError, AttributeError, ValueError):
+        head = None  # not seekable: numpy.load reports that itself
+    if head == b"":
+        raise ValueError(f"{where}: cannot read {describe}: it is empty (truncated or corrupt), not an NPZ file")
+    if head is not None and not head.startswith(_SIGNATURES):
+        raise ValueError(
+            f"{where}: cannot read {describe}: it is not an NPZ file (it begins neither like a zip archive nor like "
+            f"a .npy array, but with {head!r}); files are never unpickled"
+        )
     try:
         npz = numpy.load(stream, allow_pickle=False)
     except _CORRUPT_ERRORS as exc:
         raise ValueError(
-            f"{where}: cannot read {describe}: it is not an NPZ file, or it is truncated or corrupt "
-            f"({type(exc).__name__}: {exc})"
+            f"{where}: cannot read {describe}: it is not an NPZ file, or it is truncated or corrupt ({_reason(exc)})"
         ) from exc
     if not isinstance(npz, numpy.lib.npyio.NpzFile):
         raise ValueError(f"{where}: {describe} holds a single .npy array, not an NPZ archive of named arrays")
@@ -252,8 +278,7 @@ def _read_npz_stream(stream: Any, describe: str, where: str) -> dict[str, Any]:
                 raise
             except _CORRUPT_ERRORS as exc:
                 raise ValueError(
-                    f"{where}: cannot read entry {key!r} of {describe}: the file is truncated or corrupt "
-                    f"({type(exc).__name__}: {exc})"
+                    f"{where}: cannot read entry {key!r} of {describe}: the file is truncated or corrupt ({_reason(exc)})"
                 ) from exc
     return entries
 

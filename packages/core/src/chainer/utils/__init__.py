@@ -12,6 +12,7 @@ import numpy
 
 from chainer.utils import argument, conv, type_check
 from chainer.utils._collections import collections_abc
+from chainer.utils._temporaries import make_temporary, remove_stale_temporaries
 from chainer.utils.conv import get_conv_outsize, get_deconv_outsize
 
 # The function replaces the module of the same name as the package attribute (the
@@ -104,6 +105,8 @@ __all__ = [
     "get_conv_outsize",
     "get_deconv_outsize",
     "get_order",
+    "make_temporary",
+    "remove_stale_temporaries",
     "size_of_shape",
     "sum_to",
     "tempdir",

@@ -19,6 +19,7 @@ from chainer.dataset.dataset_mixin import DatasetMixin
 from chainer.dataset.download import (
     ChecksumError,
     DownloadError,
+    IncompleteDownloadError,
     cache_or_load_file,
     cached_download,
     get_dataset_directory,
@@ -36,6 +37,7 @@ __all__ = [
     "Converter",
     "DatasetMixin",
     "DownloadError",
+    "IncompleteDownloadError",
     "Iterator",
     "TabularDataset",
     "cache_or_load_file",

@@ -8,7 +8,12 @@ Layout (the same as Chainer 7, so an existing cache is reused)::
 The root is ``$CHAINER_DATASET_ROOT``, else ``~/.chainer/dataset``; ``set_dataset_root``
 overrides both. Every cache file appears atomically (written to a temporary file in the
 same directory, then ``os.replace``), under an inter-process file lock, so processes that
-load a data set at the same time all succeed and download it once.
+load a data set at the same time all succeed and download it once. A download that ends
+before the length its server announced (``Content-Length``) raises
+:class:`IncompleteDownloadError` and caches nothing. Temporaries are made by
+:func:`chainer.utils.make_temporary`: those that a killed process left behind are removed
+by a later download or conversion into the same folder once nobody has written to them
+for an hour.
 
 The concrete data sets (``chainer.datasets.get_mnist`` and friends) are verified against
 the MD5 their publishers list before anything is cached or parsed, and can be served
@@ -23,18 +28,19 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator, Mapping
 from http.client import HTTPException
 from typing import Any, TypeVar
 
+from chainer import utils
 from chainer.dataset import _filelock, _sources
 
 __all__ = [
     "ChecksumError",
     "DownloadError",
+    "IncompleteDownloadError",
     "cache_or_load_file",
     "cached_download",
     "get_dataset_directory",
@@ -64,6 +70,30 @@ class DownloadError(OSError):
 
 class ChecksumError(DownloadError):
     """A downloaded or cached data set file does not match its expected checksum."""
+
+
+class IncompleteDownloadError(DownloadError, urllib.error.ContentTooShortError):
+    """The server closed the connection before it sent the bytes it announced.
+
+    Also a ``urllib.error.ContentTooShortError``, which is what Chainer 7 raised. Nothing
+    of the download is kept.
+
+    Attributes:
+        url (str): The URL (of the last incomplete download, for a data set file tried at
+            several URLs).
+        expected (int): The length the server announced (``Content-Length``).
+        received (int): The bytes it sent.
+    """
+
+    def __init__(self, message: str, url: str, expected: int, received: int) -> None:
+        urllib.error.ContentTooShortError.__init__(self, message, None)
+        self.url = url
+        self.expected = expected
+        self.received = received
+
+    def __str__(self) -> str:
+        # URLError would wrap the message in '<urlopen error ...>'.
+        return str(self.reason)
 
 
 # ----------------------------------------------------------------------------- the root
@@ -301,10 +331,9 @@ def _read_record(record_path: str) -> str | None:
 
 
 def _write_atomically(path: str, data: bytes) -> None:
-    directory = os.path.dirname(path) or "."
-    fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    temp = utils.make_temporary(path)
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(temp, "wb") as f:
             f.write(data)
         os.replace(temp, path)
     except BaseException:
@@ -319,17 +348,48 @@ def _write_atomically(path: str, data: bytes) -> None:
 _NETWORK_ERRORS = (urllib.error.URLError, HTTPException, OSError, ValueError)
 
 
-def _download(url: str, directory: str) -> tuple[str, dict[str, str]]:
-    """Download ``url`` into a temporary file of ``directory``; return it and its digests."""
-    print(f"Downloading from {url}...", file=sys.stderr, flush=True)
-    fd, temp = tempfile.mkstemp(prefix=".tmp-download-", dir=directory)
-    digests = {"md5": hashlib.md5(), "sha256": hashlib.sha256()}
+def _announced_length(headers: Any) -> int | None:
+    """The ``Content-Length`` of a response, or ``None`` (absent or not a number)."""
+    value = headers.get("Content-Length") if headers is not None else None
     try:
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:
+        length = int(value)
+    except (TypeError, ValueError):
+        return None
+    return length if length >= 0 else None
+
+
+def _incomplete(url: str, expected: int, received: int, caller: str) -> IncompleteDownloadError:
+    return IncompleteDownloadError(
+        f"{caller}: the download of {url} is incomplete: the server announced {expected} bytes (Content-Length) "
+        f"but sent {received} before it closed the connection; nothing was cached",
+        url,
+        expected,
+        received,
+    )
+
+
+def _download(url: str, cache_path: str) -> tuple[str, dict[str, str]]:
+    """Download ``url`` into a temporary file next to ``cache_path``; return it and its
+    digests.
+
+    Raises:
+        IncompleteDownloadError: the server sent less than its ``Content-Length``.
+    """
+    print(f"Downloading from {url}...", file=sys.stderr, flush=True)
+    temp = utils.make_temporary(cache_path)
+    digests = {"md5": hashlib.md5(), "sha256": hashlib.sha256()}
+    received = 0
+    try:
+        with open(temp, "wb") as out, urllib.request.urlopen(url, timeout=_DOWNLOAD_TIMEOUT) as response:
+            expected = _announced_length(response.headers)
+            # http.client ends a body cut short at its Content-Length as if it were complete.
             while chunk := response.read(_CHUNK):
+                received += len(chunk)
                 out.write(chunk)
                 for digest in digests.values():
                     digest.update(chunk)
+        if expected is not None and received < expected:
+            raise _incomplete(url, expected, received, "download")
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.remove(temp)
@@ -355,13 +415,31 @@ def _urlretrieve() -> Callable[..., Any]:
     return urllib.request.urlretrieve
 
 
-def _retrieve(url: str, directory: str) -> str:
-    """Download ``url`` into a temporary file of ``directory`` with :func:`_urlretrieve`."""
+def _retrieve(url: str, cache_path: str) -> str:
+    """Download ``url`` into a temporary file next to ``cache_path`` with :func:`_urlretrieve`.
+
+    Raises:
+        IncompleteDownloadError: the server sent less than its ``Content-Length``.
+    """
     print(f"Downloading from {url}...", file=sys.stderr, flush=True)
-    fd, temp = tempfile.mkstemp(prefix=".tmp-download-", dir=directory)
-    os.close(fd)
+    temp = utils.make_temporary(cache_path)
     try:
-        _urlretrieve()(url, temp)
+        try:
+            result = _urlretrieve()(url, temp)
+        except urllib.error.ContentTooShortError as exc:
+            # urlretrieve's own check; its content is (file name, headers).
+            headers = exc.content[1] if isinstance(exc.content, tuple) and len(exc.content) == 2 else None
+            expected = _announced_length(headers)
+            if expected is None:
+                raise
+            raise _incomplete(url, expected, os.path.getsize(temp), "cached_download") from exc
+        # A urlretrieve patched in by a test or an offline setup may not check the length
+        # (or return headers at all); check it here whenever a length was announced.
+        headers = result[1] if isinstance(result, tuple) and len(result) == 2 else None
+        expected = _announced_length(headers)
+        received = os.path.getsize(temp)
+        if expected is not None and received < expected:
+            raise _incomplete(url, expected, received, "cached_download")
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.remove(temp)
@@ -389,8 +467,12 @@ def cached_download(url: str) -> str:
         The path of the cached file.
 
     Raises:
-        DownloadError: The download failed (a subclass of ``OSError``). ``OSError`` is
-            also raised when the cache directory cannot be created.
+        IncompleteDownloadError: The server closed the connection before it sent the
+            ``Content-Length`` it announced (a ``urllib.error.ContentTooShortError``, as in
+            Chainer 7); nothing is cached.
+        DownloadError: The download failed otherwise (a subclass of ``OSError``; an HTTP
+            error names its status code). ``OSError`` is also raised when the cache
+            directory cannot be created.
     """
     if not isinstance(url, str):
         raise TypeError(f"cached_download: url must be a str, got {type(url).__name__}")
@@ -401,7 +483,9 @@ def cached_download(url: str) -> str:
         if os.path.exists(cache_path):
             return cache_path
         try:
-            temp = _retrieve(url, os.path.dirname(cache_path))
+            temp = _retrieve(url, cache_path)
+        except IncompleteDownloadError:
+            raise
         except _NETWORK_ERRORS as exc:
             raise DownloadError(f"cached_download: could not download {url}: {_describe_error(exc)}") from exc
         os.replace(temp, cache_path)
@@ -409,6 +493,8 @@ def cached_download(url: str) -> str:
 
 
 def _describe_error(exc: BaseException) -> str:
+    if isinstance(exc, urllib.error.HTTPError):
+        return f"HTTPError: status {exc.code} {exc.reason}"
     reason = getattr(exc, "reason", None)
     return f"{type(exc).__name__}: {reason if reason is not None else exc}"
 
@@ -460,9 +546,14 @@ def fetch(name: str, filename: str, caller: str) -> str:
         urls, mirror_setting = _candidate_urls(source, filename)
         failures: list[str] = []
         mismatch = False
+        incomplete: list[IncompleteDownloadError] = []
         for url in urls:
             try:
-                temp, digests = _download(url, os.path.dirname(cache_path))
+                temp, digests = _download(url, cache_path)
+            except IncompleteDownloadError as exc:
+                incomplete.append(exc)
+                failures.append(f"{url}: incomplete, the server announced {exc.expected} bytes but sent {exc.received}")
+                continue
             except _NETWORK_ERRORS as exc:
                 failures.append(f"{url}: {_describe_error(exc)}")
                 continue
@@ -480,7 +571,11 @@ def fetch(name: str, filename: str, caller: str) -> str:
                 _write_atomically(record_path, f"{digests['sha256']}\n".encode("ascii"))
             os.replace(temp, cache_path)
             return cache_path
-    raise _fetch_error(source, filename, caller, cache_path, cache_problem, failures, mismatch, mirror_setting)
+    error = _fetch_error(source, filename, caller, cache_path, cache_problem, failures, mismatch, mirror_setting)
+    if incomplete and len(incomplete) == len(failures):
+        last = incomplete[-1]
+        raise IncompleteDownloadError(str(error), last.url, last.expected, last.received)
+    raise error
 
 
 def _fetch_error(
@@ -542,7 +637,7 @@ def cache_or_load_file(path: str, creator: Callable[[str], _T], loader: Callable
     with _filelock.FileLock(os.path.join(directory, f".{basename}.lock")):
         if os.path.exists(path):
             return loader(path)
-        temp_dir = tempfile.mkdtemp(prefix=".tmp-", dir=directory)
+        temp_dir = utils.make_temporary(path, folder=True)
         try:
             temp_path = os.path.join(temp_dir, basename)
             content = creator(temp_path)

@@ -487,13 +487,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         signature = zlib.crc32(repr([(n, g.shape, g.dtype.str) for n, _, g in items]).encode())
         signatures = self._mpi_comm.allgather(signature)
         if any(s != signatures[0] for s in signatures):
-            listing = [(n, g.shape, g.dtype.str) for n, _, g in items]
-            listings = self._mpi_comm.allgather(listing)
-            detail = "; ".join(f"rank {r}: {[n for n, _, _ in ls]}" for r, ls in enumerate(listings))
-            raise ValueError(
-                f"{where}: the processes have different sets of gradients to average (a parameter unused on "
-                f"some process has no gradient; pass zero_fill=True): {detail}"
-            )
+            listing = [(n, tuple(g.shape), g.dtype.str) for n, _, g in items]
+            raise ValueError(f"{where}: {_gradient_mismatch(self._mpi_comm.allgather(listing))}")
         return [(param, grad) for _, param, grad in items]
 
     def _check_not_diverged(self, params: list[Any], where: str) -> None:
@@ -515,6 +510,36 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """``(param, host gradient, on_gpu)`` for the gradients to average (see
         :meth:`_grads_to_average`)."""
         return [(param, *_to_host(grad, where)) for param, grad in self._grads_to_average(model, zero_fill, where)]
+
+
+def _gradient_mismatch(listings: list[list[tuple[str, tuple[int, ...], str]]]) -> str:
+    """Why the processes' ``(name, shape, dtype)`` lists of gradients to average differ:
+    the names one has and another lacks (a parameter unused on some process), else the
+    parameters whose shape or dtype differ, with each process's."""
+    names = [[name for name, _, _ in listing] for listing in listings]
+    if any(ns != names[0] for ns in names):
+        reference = set(names[0])
+        parts = []
+        for rank, ns in enumerate(names[1:], start=1):
+            lacks, extra = sorted(reference - set(ns)), sorted(set(ns) - reference)
+            if lacks:
+                parts.append(f"rank {rank} lacks {lacks}")
+            if extra:
+                parts.append(f"rank {rank} has {extra} that rank 0 lacks")
+        return (
+            "the processes have different sets of gradients to average (a parameter unused on some process has no "
+            f"gradient; pass zero_fill=True): compared with rank 0 ({len(names[0])} gradients), {'; '.join(parts)}"
+        )
+    parts = []
+    for i, name in enumerate(names[0]):
+        specs = [(tuple(listing[i][1]), numpy.dtype(listing[i][2]).name) for listing in listings]
+        if any(spec != specs[0] for spec in specs):
+            per_rank = ", ".join(f"rank {r} {shape} {dtype}" for r, (shape, dtype) in enumerate(specs))
+            parts.append(f"{name!r}: {per_rank}")
+    return (
+        "the gradients to average differ in shape or dtype between the processes (do they build the same "
+        f"model?): {'; '.join(parts)}"
+    )
 
 
 class _Bad:

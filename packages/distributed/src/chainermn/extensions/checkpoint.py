@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from typing import Any
 
-from chainer import serializers
+from chainer import serializers, utils
 from chainer.training import extension as extension_module
 from chainermn.communicators import _communication_utility
 
@@ -111,8 +110,7 @@ class _MultiNodeCheckpointer(extension_module.Extension):
         os.makedirs(directory, exist_ok=True)
         (final,) = (os.path.join(directory, f) for f in self._filenames([iteration]))
         self._stats.start()
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.name}.{self.comm.rank}.", suffix=".tmp", dir=directory)
-        os.close(fd)
+        tmp = utils.make_temporary(final)
         try:
             serializers.save_npz(tmp, target)
             os.replace(tmp, final)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, initializers, variable
+from chainer.utils import error as utils_error
 
 
 class ArgumentCountError(TypeError, AssertionError):
@@ -86,6 +87,11 @@ def initialize(param: Any, shape: tuple[int, ...], where: str) -> None:
     array of another shape) gets an error naming the link and the parameter."""
     try:
         param.initialize(shape)
+    except (MemoryError, OverflowError) as error:
+        # An absurd size: the link's name, not only generate_array's.
+        raise utils_error.allocation_error(
+            error, where, f"initialize {param.name} with shape {tuple(shape)}"
+        ) from error
     except ValueError as error:
         raise InitializerShapeError(
             f"{where}: cannot initialize {param.name} with shape {tuple(shape)}: {error}"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from chainer import serializer as serializer_module
+from chainer import utils
 
 
 def is_loading(serializer: Any) -> bool:
@@ -41,10 +41,9 @@ def _fsync_path(path: str) -> None:
 def atomic_path(path: str) -> Iterator[str]:
     """Yield a temporary path next to ``path``; on success move it over ``path`` in one
     step, so a reader (or a crash) sees the old file or the complete new one, never a
-    part. The temporary file is hidden (``.name.XXXX.tmp``) and removed on failure."""
-    directory = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    os.close(fd)
+    part. The temporary file is hidden (``.name.XXXX.chainer-tmp``) and removed on failure;
+    those of killed saves are removed by later ones (:func:`chainer.utils.make_temporary`)."""
+    tmp = utils.make_temporary(path)
     try:
         yield tmp
         _fsync_path(tmp)
@@ -74,7 +73,7 @@ def save_atomically(outdir: str, filename: str, save: Callable[[str], Any]) -> s
     """
     final = os.path.join(outdir, filename)
     os.makedirs(os.path.dirname(os.path.abspath(final)), exist_ok=True)
-    tmpdir = tempfile.mkdtemp(prefix="." + os.path.basename(filename) + ".", suffix=".tmp", dir=os.path.dirname(final))
+    tmpdir = utils.make_temporary(final, folder=True)
     try:
         tmp = os.path.join(tmpdir, os.path.basename(filename))
         save(tmp)

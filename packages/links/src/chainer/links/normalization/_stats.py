@@ -7,6 +7,7 @@ from typing import Any
 from chainer import initializer as initializer_module
 from chainer import initializers
 from chainer.links import _checks
+from chainer.utils import error as utils_error
 
 
 class TypedInitializer(initializer_module.Initializer):
@@ -35,8 +36,8 @@ def make_array(spec: Any, default: Any, shape: tuple[int, ...], dtype: Any, devi
     init = _checks.initializer(default if spec is None else spec, name, where)
     try:
         return initializers.generate_array(init, shape, device.xp, dtype=dtype, device=device)
-    except ValueError as error:
-        raise ValueError(f"{where}: cannot create {name} with shape {shape}: {error}") from error
+    except (MemoryError, OverflowError, ValueError) as error:
+        raise utils_error.allocation_error(error, where, f"create {name} with shape {shape}") from error
 
 
 def param_shape(size: Any, where: str) -> tuple[int, ...]:

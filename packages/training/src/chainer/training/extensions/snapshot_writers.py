@@ -4,7 +4,9 @@ snapshot extension writes its files.
 Every writer writes atomically: the save function writes into a hidden temporary
 directory next to the target, and the finished file is then moved over the target in
 one step (``os.replace``). A writer killed in the middle of a save leaves the previous
-snapshot intact (and at most a hidden ``.<name>.*.tmp`` directory behind).
+snapshot intact, and a hidden ``.<name>.*.chainer-tmp`` directory behind, which a later
+save into the same directory removes once it has been left untouched for an hour (see
+:func:`chainer.utils.remove_stale_temporaries`).
 
 A writer is called as ``writer(filename, outdir, target)``. The snapshot extensions
 pass, as ``target``, an object holding a copy of the state taken when the snapshot was
