@@ -100,3 +100,30 @@ def test_size_mismatch_and_bad_scalars_raise_naming_the_kernel():
         _ops.momentum_sgd(p, p.copy(), p.copy(), "a", 0.9)
     with pytest.raises(TypeError, match=r"chainer_cpu_kernels.adam takes 13 arguments, got 2"):
         _ops.adam(p, p)
+
+
+def test_state_of_another_shape_but_the_same_size_is_refused_untouched():
+    # (8, 3) against (3, 8): an elementwise pass would mix elements silently.
+    p = numpy.arange(24, dtype=numpy.float32).reshape(3, 8)
+    wrong = numpy.ones((8, 3), numpy.float32)
+    before = p.copy()
+    with pytest.raises(
+        ValueError, match=r"chainer_cpu_kernels.adam: v has shape \(8, 3\), expected \(3, 8\) like param"
+    ):
+        _ops.adam(p, numpy.ones_like(p), numpy.zeros_like(p), wrong, None, *ADAM.values(), 0.0, 1.0, None, None)
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.momentum_sgd: v has shape \(8, 3\), expected \(3, 8\)"):
+        _ops.momentum_sgd(p, numpy.ones_like(p), wrong, 0.1, 0.9)
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.adam: grad has shape \(24,\), expected \(3, 8\)"):
+        _ops.adam(
+            p,
+            numpy.ones(24, numpy.float32),
+            numpy.zeros_like(p),
+            numpy.zeros_like(p),
+            None,
+            *ADAM.values(),
+            0.0,
+            1.0,
+            None,
+            None,
+        )
+    numpy.testing.assert_array_equal(p, before)

@@ -66,8 +66,8 @@ int ck_check_size(const char *kernel, const char *name, Py_ssize_t got, const ch
 /* TypeError naming the kernel unless it got `expected` arguments; -1 then, else 0. */
 int ck_check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected);
 /* Acquire the `n` arrays of `objects` (writable where `writable[i]`): 1 when all are float
- * arrays of one dtype and of the size of the first, 0 to decline (nothing held), -1 with
- * a ValueError naming the kernel when a size differs. */
+ * arrays of one dtype and of the size and shape of the first, 0 to decline (nothing held),
+ * -1 with a ValueError naming the kernel when a size or a shape differs. */
 int ck_acquire_same(const char *kernel, const char *const *names, PyObject *const *objects, const int *writable,
                     ck_array *arrays, int n);
 

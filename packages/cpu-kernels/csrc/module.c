@@ -84,6 +84,41 @@ int ck_check_nargs(const char *kernel, Py_ssize_t nargs, Py_ssize_t expected)
     return -1;
 }
 
+static PyObject *shape_tuple(const Py_buffer *view)
+{
+    PyObject *shape = PyTuple_New(view->ndim);
+    if (shape == NULL)
+        return NULL;
+    for (int d = 0; d < view->ndim; d++) {
+        PyObject *extent = PyLong_FromSsize_t(view->shape[d]);
+        if (extent == NULL) {
+            Py_DECREF(shape);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(shape, d, extent);
+    }
+    return shape;
+}
+
+/* ValueError naming the kernel unless `got` has the shape of `reference` (an update with
+ * a state of another shape but the same size would silently mix elements); -1 then. */
+static int check_shape(const char *kernel, const char *name, const Py_buffer *got, const char *reference_name,
+                       const Py_buffer *reference)
+{
+    int same = got->ndim == reference->ndim;
+    for (int d = 0; same && d < got->ndim; d++)
+        same = got->shape[d] == reference->shape[d];
+    if (same)
+        return 0;
+    PyObject *got_shape = shape_tuple(got), *expected_shape = shape_tuple(reference);
+    if (got_shape != NULL && expected_shape != NULL)
+        PyErr_Format(PyExc_ValueError, "chainer_cpu_kernels.%s: %s has shape %R, expected %R like %s", kernel, name,
+                     got_shape, expected_shape, reference_name);
+    Py_XDECREF(got_shape);
+    Py_XDECREF(expected_shape);
+    return -1;
+}
+
 int ck_acquire_same(const char *kernel, const char *const *names, PyObject *const *objects, const int *writable,
                     ck_array *arrays, int n)
 {
@@ -95,7 +130,8 @@ int ck_acquire_same(const char *kernel, const char *const *names, PyObject *cons
             ck_release_all(arrays, n);
             return got < 0 ? -1 : 0;
         }
-        if (ck_check_size(kernel, names[i], arrays[i].size, names[0], arrays[0].size) < 0) {
+        if (ck_check_size(kernel, names[i], arrays[i].size, names[0], arrays[0].size) < 0 ||
+            check_shape(kernel, names[i], &arrays[i].view, names[0], &arrays[0].view) < 0) {
             ck_release_all(arrays, n);
             return -1;
         }
