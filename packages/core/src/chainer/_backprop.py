@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 
 _FIRST_ONLY: tuple[int, ...] = (0,)
+# The default of ``owned.get`` in traverse: never a gradient.
+_NOT_OWNED: Any = object()
 
 
 def check_finite(arrays: Iterable[Any], label: str, direction: str) -> None:
@@ -290,7 +292,7 @@ def traverse(
                     grads[x] = gx
                 elif not in_place:
                     grads[x] = previous + gx
-                elif owned.get(x) is previous:
+                elif previous is owned.get(x, _NOT_OWNED):
                     numpy.add(previous._array, array, out=previous._array)
                 else:
                     summed = _sum_in_place(previous, gx)
