@@ -45,3 +45,15 @@ def test_forward_of_small_and_large_batches(batch, dtype):
     expected = x.astype(numpy.float64) @ W.astype(numpy.float64).T + b
     tol = {numpy.float16: 5e-2, numpy.float32: 1e-5, numpy.float64: 1e-12}[dtype]
     numpy.testing.assert_allclose(y, expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("batch, n_out", [(1, 200), (20, 1000), (64, 256), (7, 8)])
+def test_float32_forward_is_numpys_product_bit_for_bit(batch, n_out):
+    # The small-batch form of the product must not change a float32 result by one bit.
+    rng = numpy.random.default_rng(n_out)
+    x = rng.standard_normal((batch, 200)).astype(numpy.float32)
+    W = rng.standard_normal((n_out, 200)).astype(numpy.float32)
+    b = rng.standard_normal(n_out).astype(numpy.float32)
+    expected = x.dot(W.T)
+    expected += b
+    assert F.linear(x, W, b).array.tobytes() == expected.tobytes()
