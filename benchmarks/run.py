@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-BENCHMARKS = ["overhead", "cnn", "mlp", "static_graph", "resnet50"]
+BENCHMARKS = ["overhead", "cnn", "mlp", "lstm", "static_graph", "resnet50"]
 
 
 def main(names: list[str]) -> int:

@@ -14,6 +14,8 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy
+
 from chainer import backend, configuration, function_hook, variable
 
 if TYPE_CHECKING:
@@ -21,6 +23,8 @@ if TYPE_CHECKING:
 
 
 _FIRST_ONLY: tuple[int, ...] = (0,)
+# The default of ``owned.get`` in traverse: never a gradient.
+_NOT_OWNED: Any = object()
 
 
 def check_finite(arrays: Iterable[Any], label: str, direction: str) -> None:
@@ -116,6 +120,20 @@ def _check_grads_debug(
     check_finite([None if g is None else g._array for g in gxs], func.label, "backward")
 
 
+def _sum_in_place(previous: variable.Variable, gx: variable.Variable) -> variable.Variable | None:
+    """A new gradient buffer holding ``previous + gx``, which the traversal owns and may
+    add later gradients into in place; ``None`` where the plain ``+`` must be used (not
+    two NumPy arrays of one shape and dtype)."""
+    a, b = previous._array, gx._array
+    if type(a) is not numpy.ndarray or type(b) is not numpy.ndarray or a.shape != b.shape or a.dtype != b.dtype:
+        return None
+    # The same ufunc loop as Add.forward, so the sum is bit for bit the one it gave
+    # (asarray: the sum of 0-dimensional arrays is a NumPy scalar).
+    return variable.Variable._init_unchecked(
+        numpy.asarray(a + b), requires_grad=previous._requires_grad or gx._requires_grad
+    )
+
+
 def _accumulated_backward(
     func: function_node.FunctionNode,
     target: tuple[int, ...],
@@ -149,12 +167,22 @@ def traverse(
     when the traversal reaches the node, but do not start a traversal by themselves.
     """
     grads: dict[Any, Any] = {} if seeds is None else dict(seeds)
+    # A variable used many times (a weight shared by every step of an RNN) receives one
+    # gradient per use. Unless the sums must be differentiable (double backprop) or seen
+    # by function hooks or debug checks as Add nodes, they go into one buffer per node,
+    # made at the second gradient and added into in place afterwards: no Add node and no
+    # new array per use. ``owned[node]`` is that buffer while it is ``grads[node]``;
+    # nothing else ever holds it before the node's gradient is complete, so the in-place
+    # adds are invisible (arrays returned by backward or given by the user are never
+    # written to).
+    owned: dict[Any, Any] = {}
     finished: dict[Any, Any] = {}
     heap: list[tuple[int, int, Any]] = []
     pushed: set[int] = set()
     order = 0
     debug = configuration.config.debug
     hooks = function_hook._state.function_hooks
+    in_place = not enable_double_backprop and not debug and not hooks
     heappush, heappop = heapq.heappush, heapq.heappop
     Variable = variable.Variable
 
@@ -260,7 +288,18 @@ def traverse(
                         _add_stack_to_message(mismatch, func.stack)
                     raise mismatch
                 previous = grads.get(x)
-                grads[x] = gx if previous is None else previous + gx
+                if previous is None:
+                    grads[x] = gx
+                elif not in_place:
+                    grads[x] = previous + gx
+                elif previous is owned.get(x, _NOT_OWNED):
+                    numpy.add(previous._array, array, out=previous._array)
+                else:
+                    summed = _sum_in_place(previous, gx)
+                    if summed is None:
+                        grads[x] = previous + gx
+                    else:
+                        grads[x] = owned[x] = summed
                 creator = x.creator_node
                 if creator is not None and id(creator) not in pushed:
                     pushed.add(id(creator))

@@ -70,3 +70,23 @@ def test_rejects_float_ids():
 def test_rejects_non_matrix_weight():
     with pytest.raises(type_check.InvalidType, match=r"W.ndim == 2"):
         F.embed_id(numpy.array([0, 1], numpy.int32), numpy.zeros((3, 2, 1), numpy.float32))
+
+
+@pytest.mark.parametrize("n_ids, vocab", [(20, 1000), (700, 50), (40, 3), (1, 1)])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_weight_gradient_adds_rows_of_repeated_ids_in_order(n_ids, vocab, dtype):
+    # The gradient of W adds the output gradient rows of each id in the order the ids
+    # occur: bit for bit the sum written out below (with many repeats of one id too).
+    rng = numpy.random.default_rng(n_ids)
+    x = rng.integers(0, vocab, n_ids).astype(numpy.int32)
+    W = chainer.Variable(rng.standard_normal((vocab, 6)).astype(dtype))
+    gy = rng.standard_normal((n_ids, 6)).astype(dtype)
+    gy[rng.random(gy.shape) < 0.1] = -0.0
+    y = F.embed_id(x, W)
+    y.grad = gy
+    y.backward()
+    expected = numpy.zeros((vocab, 6), dtype)
+    for i, row in enumerate(x):
+        expected[row] = expected[row] + gy[i]
+    assert W.grad.dtype == dtype
+    assert W.grad.tobytes() == expected.tobytes()

@@ -29,3 +29,31 @@ def test_bias_of_another_float_dtype_is_an_invalid_type(b_dtype):
     W = numpy.random.uniform(-1, 1, (2, 4)).astype(numpy.float32)
     with pytest.raises(type_check.InvalidType, match=r"b\.dtype == x\.dtype"):
         F.linear(x, W, numpy.array([0.5, -1.0], b_dtype))
+
+
+@pytest.mark.parametrize("batch", [1, 20, 64, 65, 300])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_forward_of_small_and_large_batches(batch, dtype):
+    # Small batches are computed as (W x^T)^T (faster with OpenBLAS); either way the
+    # result is x W^T + b in C order, within the dtype's rounding of a float64 reference.
+    rng = numpy.random.default_rng(batch)
+    x = rng.uniform(-1, 1, (batch, 30)).astype(dtype)
+    W = rng.uniform(-1, 1, (200, 30)).astype(dtype)
+    b = rng.uniform(-1, 1, 200).astype(dtype)
+    y = F.linear(x, W, b).array
+    assert y.dtype == dtype and y.shape == (batch, 200) and y.flags.c_contiguous
+    expected = x.astype(numpy.float64) @ W.astype(numpy.float64).T + b
+    tol = {numpy.float16: 5e-2, numpy.float32: 1e-5, numpy.float64: 1e-12}[dtype]
+    numpy.testing.assert_allclose(y, expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("batch, n_out", [(1, 200), (20, 1000), (64, 256), (7, 8)])
+def test_float32_forward_is_numpys_product_bit_for_bit(batch, n_out):
+    # The small-batch form of the product must not change a float32 result by one bit.
+    rng = numpy.random.default_rng(n_out)
+    x = rng.standard_normal((batch, 200)).astype(numpy.float32)
+    W = rng.standard_normal((n_out, 200)).astype(numpy.float32)
+    b = rng.standard_normal(n_out).astype(numpy.float32)
+    expected = x.dot(W.T)
+    expected += b
+    assert F.linear(x, W, b).array.tobytes() == expected.tobytes()

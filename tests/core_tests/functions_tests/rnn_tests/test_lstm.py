@@ -114,3 +114,21 @@ def test_lstm_invalid_inputs(c_shape, x_shape, dtypes, message):
     x = numpy.zeros(x_shape, dtypes[1])
     with pytest.raises(type_check.InvalidType, match=r"LSTM \(Forward\)[\s\S]*" + message):
         F.lstm(c, x)
+
+
+@pytest.mark.parametrize("shape", [(20, 800), (3, 8, 2), (1, 4)])
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
+def test_forward_gates_of_interleaved_columns(shape, dtype):
+    # x's columns hold the pre-activations of a, i, f, o interleaved per unit:
+    # c = tanh(a) sigmoid(i) + sigmoid(f) c_prev and h = sigmoid(o) tanh(c).
+    rng = numpy.random.default_rng(shape[1])
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    c_prev = rng.standard_normal((shape[0], shape[1] // 4) + shape[2:]).astype(dtype)
+    c, h = F.lstm(c_prev, x)
+    x64 = x.astype(numpy.float64)
+    a, i, f, o = (x64[:, k::4] for k in range(4))
+    c_ref = numpy.tanh(a) * _sigmoid(i) + _sigmoid(f) * c_prev
+    tol = {numpy.float16: 5e-3, numpy.float32: 1e-6, numpy.float64: 1e-14}[dtype]
+    assert c.dtype == dtype and h.dtype == dtype
+    numpy.testing.assert_allclose(c.array, c_ref, rtol=tol, atol=tol * 4)
+    numpy.testing.assert_allclose(h.array, _sigmoid(o) * numpy.tanh(c_ref), rtol=tol, atol=tol * 4)

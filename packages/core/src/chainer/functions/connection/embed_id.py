@@ -4,12 +4,44 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, variable
 from chainer.utils import type_check
 
+# Most passes the scatter-add below makes (an id repeated more often goes to add.at).
+_MAX_PASSES = 8
+
 
 def _scatter_add_rows(target: Any, rows: Any, values: Any) -> None:
-    backend.get_array_module(target).add.at(target, rows, values)
+    """``numpy.add.at(target, rows, values)``, bit for bit, with NumPy's fancy ``+=``.
+
+    ``add.at`` handles repeated rows one element at a time and is slow; fancy ``+=``
+    is fast but adds only one of the values of a repeated row. So the values go in
+    passes: the first occurrence of every row in one pass, the second in the next, and
+    so on, which adds each row's values in their order, as ``add.at`` does."""
+    if type(target) is not numpy.ndarray or rows.size == 0 or rows.ndim != 1 or int(rows.min()) < 0:
+        backend.get_array_module(target).add.at(target, rows, values)
+        return
+    order = numpy.argsort(rows, kind="stable")
+    sorted_rows = rows[order]
+    starts = numpy.empty(rows.size, bool)
+    starts[0] = True
+    numpy.not_equal(sorted_rows[1:], sorted_rows[:-1], out=starts[1:])
+    if starts.all():  # no row repeated: one pass
+        target[rows] += values
+        return
+    # The occurrence number of each value among those of its row (0 for the first).
+    positions = numpy.arange(rows.size)
+    rank_sorted = positions - numpy.maximum.accumulate(numpy.where(starts, positions, 0))
+    if int(rank_sorted.max()) >= _MAX_PASSES:
+        numpy.add.at(target, rows, values)
+        return
+    rank = numpy.empty_like(rank_sorted)
+    rank[order] = rank_sorted
+    for k in range(int(rank_sorted.max()) + 1):
+        chosen = rank == k
+        target[rows[chosen]] += values[chosen]
 
 
 class EmbedIDFunction(function_node.FunctionNode):

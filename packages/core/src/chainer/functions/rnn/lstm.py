@@ -4,25 +4,48 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
 from chainer.functions.activation import _gates
 from chainer.functions.rnn import _cell
 from chainer.utils import type_check
+
+# The per-column scale of the pre-activations (1 for a, 1/2 for i, f, o), per
+# (units, dtype, ndim), for NumPy arrays.
+_GATE_SCALES: dict[tuple[int, Any, int], Any] = {}
+
+
+def _gate_scale(xp: Any, x: Any) -> Any:
+    key = (x.shape[1], x.dtype, x.ndim)
+    scale = _GATE_SCALES.get(key) if xp is numpy else None
+    if scale is None:
+        scale = xp.tile(xp.asarray([1.0, 0.5, 0.5, 0.5], dtype=x.dtype), x.shape[1] // 4)
+        scale = scale.reshape((x.shape[1],) + (1,) * (x.ndim - 2))
+        if xp is numpy:
+            scale.flags.writeable = False
+            _GATE_SCALES[key] = scale
+    return scale
 
 
 def _activate_gates(x: Any) -> tuple[Any, Any, Any, Any]:
     """``tanh(a), sigmoid(i), sigmoid(f), sigmoid(o)`` of the interleaved pre-activations ``x``.
 
     One ``tanh`` over the whole array: ``sigmoid(v) = (tanh(v / 2) + 1) / 2``, so the
-    sigmoid gates are scaled by one half before and mapped to ``(0, 1)`` after.
+    sigmoid gates are scaled by one half before and mapped to ``(0, 1)`` after. Each
+    pass runs over the whole contiguous array (a scale per column, and the sigmoid map
+    applied to the ``a`` columns too, unused): NumPy's loops over the four interleaved
+    gates of one unit, four elements long, took six times as long.
     """
     xp = backend.get_array_module(x)
-    r = x.reshape((x.shape[0], x.shape[1] // 4, 4) + x.shape[2:])
-    scale = xp.asarray([1.0, 0.5, 0.5, 0.5], dtype=x.dtype).reshape((4,) + (1,) * (x.ndim - 2))
-    t = xp.tanh(r * scale)
+    t = x * _gate_scale(xp, x)
+    xp.tanh(t, out=t)
     half = x.dtype.type(0.5)
-    s = t[:, :, 1:] * half + half
-    return t[:, :, 0], s[:, :, 0], s[:, :, 1], s[:, :, 2]
+    s = t * half
+    s += half
+    shape = (x.shape[0], x.shape[1] // 4, 4) + x.shape[2:]
+    t, s = t.reshape(shape), s.reshape(shape)
+    return t[:, :, 0], s[:, :, 1], s[:, :, 2], s[:, :, 3]
 
 
 def _zeros(template: Any, shape: tuple[int, ...] | None = None) -> Any:

@@ -1,0 +1,133 @@
+"""Gradient accumulation in backprop (chainer._backprop.traverse): a variable used many
+times receives the sum of its gradients, summed in place into one buffer unless the sum
+must be differentiable or seen by hooks, with the same numbers either way."""
+
+import numpy as np
+
+import chainer
+import chainer.functions as F
+from chainer import Variable, function_hook, gradient_check
+
+STEPS = 35
+
+
+class _Recorder(function_hook.FunctionHook):
+    """Records the label of every function applied while it is active."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+
+    def forward_preprocess(self, function, in_data):
+        self.labels.append(function.label)
+
+
+def _shared_weight_graph(rng, integers):
+    """A weight W used by STEPS linear layers (as an RNN's weights are), with inputs and
+    output weights ``c``; returns (W, xs, cs)."""
+    draw = (lambda shape: rng.integers(-3, 4, shape)) if integers else rng.standard_normal
+    W = Variable(draw((4, 5)).astype(np.float32))
+    xs = [draw((3, 5)).astype(np.float32) for _ in range(STEPS)]
+    cs = [draw((3, 4)).astype(np.float32) for _ in range(STEPS)]
+    return W, xs, cs
+
+
+def _loss(W, xs, cs):
+    loss = 0
+    for x, c in zip(xs, cs):
+        loss += F.sum(F.linear(x, W) * c)
+    return loss
+
+
+def test_weight_used_in_many_steps_gets_exact_sum_of_step_gradients():
+    # Small integers: every per-step gradient c_t^T x_t and every partial sum is exact in
+    # float32, so the reference summed in NumPy must match bit for bit whatever the order.
+    W, xs, cs = _shared_weight_graph(np.random.default_rng(0), integers=True)
+    _loss(W, xs, cs).backward()
+    expected = np.zeros((4, 5), np.float32)
+    for x, c in zip(xs, cs):
+        expected += c.T @ x
+    assert W.grad.dtype == np.float32
+    np.testing.assert_array_equal(W.grad, expected)
+
+
+def test_in_place_sum_is_bit_for_bit_the_add_nodes_sum():
+    # A registered function hook keeps the accumulation as Add nodes (the hook must see
+    # them); the in-place buffer must give the very same bits on random floats.
+    rng = np.random.default_rng(1)
+    W, xs, cs = _shared_weight_graph(rng, integers=False)
+    _loss(W, xs, cs).backward()
+    in_place = W.grad.copy()
+    W.cleargrad()
+    recorder = _Recorder()
+    with recorder:
+        _loss(W, xs, cs).backward()
+    assert recorder.labels.count("_ + _") >= 2 * (STEPS - 1)  # the loss sum and the gradient sums
+    np.testing.assert_array_equal(W.grad, in_place)
+    expected = sum((c.T.astype(np.float64) @ x for x, c in zip(xs, cs)), np.zeros((4, 5)))
+    np.testing.assert_allclose(W.grad, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_gradients_held_elsewhere_are_not_written_to():
+    # F.identity passes its output's gradient through unchanged: h's first gradient is
+    # the very array retained as a.grad, and the user's arrays given to chainer.backward
+    # are the gradients of h's uses; summing must not write into either.
+    x = Variable(np.arange(4, dtype=np.float32))
+    h = x * 2
+    a, b, c = F.identity(h), F.identity(h), F.identity(h)
+    loss = F.sum(a) + F.sum(b) + F.sum(c)
+    loss.backward(retain_grad=True)
+    np.testing.assert_array_equal(a.grad, np.ones(4, np.float32))
+    np.testing.assert_array_equal(b.grad, np.ones(4, np.float32))
+    np.testing.assert_array_equal(h.grad, np.full(4, 3, np.float32))
+    np.testing.assert_array_equal(x.grad, np.full(4, 6, np.float32))
+
+    x = Variable(np.arange(4, dtype=np.float32))
+    ys = [F.identity(x) for _ in range(3)]
+    given = [np.full(4, k + 1, np.float32) for k in range(3)]
+    chainer.backward(ys, [g.copy() for g in given])
+    np.testing.assert_array_equal(x.grad, np.full(4, 6, np.float32))
+    ys = [F.identity(x) for _ in range(3)]
+    held = [g.copy() for g in given]
+    x.cleargrad()
+    chainer.backward(ys, held)
+    for g, h_ in zip(given, held):
+        np.testing.assert_array_equal(h_, g)
+
+
+def test_zero_dimensional_gradients_are_summed():
+    x = Variable(np.array(3.0, np.float32))
+    y = x * x + x + x
+    y.backward()
+    assert isinstance(x.grad, np.ndarray) and x.grad.shape == ()
+    assert x.grad == np.float32(8.0)
+
+
+def test_double_backprop_through_accumulated_gradient():
+    # f(x) = sum_t sum(tanh(x) * c_t): x's first-order gradient is a sum of STEPS
+    # gradients; with enable_double_backprop it must stay a graph that can be
+    # differentiated again. z = sum(gx ** 2) is checked against a numerical gradient.
+    rng = np.random.default_rng(2)
+    x0 = rng.standard_normal((3, 4))
+    cs = [rng.standard_normal((3, 4)) for _ in range(STEPS)]
+
+    def z_of(x):
+        loss = 0
+        for c in cs:
+            loss += F.sum(F.tanh(x) * c)
+        (gx,) = chainer.grad([loss], [x], enable_double_backprop=True)
+        return gx, F.sum(gx * gx)
+
+    x = Variable(x0.copy())
+    gx, z = z_of(x)
+    assert gx.creator is not None
+    np.testing.assert_allclose(gx.array, (1 - np.tanh(x0) ** 2) * sum(cs), rtol=1e-12)
+    z.backward()
+
+    def f():
+        return (z_of(Variable(x_arr))[1].array,)
+
+    x_arr = x0.copy()
+    (numerical,) = gradient_check.numerical_grad(f, (x_arr,), (np.ones((), np.float64),), eps=1e-6)
+    np.testing.assert_allclose(x.grad, numerical, rtol=1e-5, atol=1e-7)
