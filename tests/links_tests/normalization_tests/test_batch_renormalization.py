@@ -76,3 +76,42 @@ def test_bad_arguments():
         L.BatchRenormalization(2, rmax=0.5)
     with pytest.raises(ValueError, match="BatchRenormalization: dmax must be >= 0"):
         L.BatchRenormalization(2, dmax=-1)
+
+
+@pytest.mark.parametrize("finetune", [False, True])
+def test_under_forget_the_recomputation_sees_the_statistics_of_its_pass(finetune):
+    # F.forget runs the link again during backward, after the first pass has updated the
+    # running statistics; r and d must come from the statistics that pass saw. Reference:
+    # the gradient of _renormalize (written above, r and d constants as in the paper)
+    # at the initial statistics (mean 0, variance 1), by central differences.
+    import functools
+
+    import chainer.functions as F
+
+    rs = np.random.RandomState(3)
+    x = rs.uniform(-1, 1, (4, 3))
+    gy = rs.uniform(-1, 1, (4, 3))
+    link = L.BatchRenormalization(3, rmax=2.0, dmax=1.0, dtype=np.float64)
+    xv = chainer.Variable(x.copy())
+    y = F.forget(functools.partial(link, finetune=finetune), xv)
+    y.grad = gy
+    y.backward()
+
+    # r and d from the batch and the initial statistics; constants (not differentiated).
+    r0 = np.clip(np.sqrt(x.var(axis=0) + 2e-5) / np.sqrt(1 + 2e-5), 0.5, 2.0)
+    d0 = np.clip(x.mean(axis=0) / np.sqrt(1 + 2e-5), -1.0, 1.0)
+
+    def loss_fixed(x_):
+        mean, var = x_.mean(axis=0), x_.var(axis=0)
+        return (((x_ - mean) / np.sqrt(var + 2e-5) * r0 + d0) * gy).sum()
+
+    expected = np.zeros_like(x)
+    for index in np.ndindex(*x.shape):
+        step = np.zeros_like(x)
+        step[index] = 1e-6
+        expected[index] = (loss_fixed(x + step) - loss_fixed(x - step)) / 2e-6
+    np.testing.assert_allclose(xv.grad, expected, rtol=1e-5, atol=1e-7)
+    # The statistics were updated once, by the forward pass.
+    decay = 1 - 1 / 1 if finetune else 0.9
+    np.testing.assert_allclose(link.avg_mean, decay * 0 + (1 - decay) * x.mean(axis=0), rtol=1e-12)
+    assert link.N == (1 if finetune else 0)

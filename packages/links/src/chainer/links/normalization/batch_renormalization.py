@@ -73,6 +73,14 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
         gamma, beta = self._gamma_beta()
         if configuration.config.train:
             decay, update = self._training_decay(finetune)
+            avg_mean, avg_var = self.avg_mean, self.avg_var
+            if configuration.config.in_recomputing:
+                # r and d depend on the running statistics, which the pass being
+                # recomputed (F.forget) has updated since: use those it saw, so that the
+                # recomputed graph, hence the gradient, is the one of that pass.
+                avg_mean, avg_var = getattr(self, "_seen_statistics", (avg_mean, avg_var))
+            elif update and avg_mean is not None:
+                self._seen_statistics = (avg_mean.copy(), avg_var.copy())
             return functions.batch_renormalization(
                 x,
                 gamma,
@@ -80,8 +88,8 @@ class BatchRenormalization(batch_normalization.BatchNormalization):
                 self.rmax,
                 self.dmax,
                 self.eps,
-                self.avg_mean,
-                self.avg_var,
+                avg_mean,
+                avg_var,
                 decay,
                 update_statistics=update,
             )
