@@ -54,6 +54,13 @@ def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank
     return node
 
 
+def _mixed_device_names(arrays: tuple[Any, ...] | list[Any]) -> str | None:
+    """The devices of ``arrays`` (``None`` entries skipped), named in order, if there are
+    several; ``None`` if they all live on one device."""
+    devices = {backend.get_device_from_array(a) for a in arrays if a is not None}
+    return ", ".join(sorted(str(d) for d in devices)) if len(devices) > 1 else None
+
+
 class FunctionNode:
     """A differentiable function applied to variables, and its node in the graph.
 
@@ -292,16 +299,14 @@ class FunctionNode:
                     f"{self.label}: forward output must be a tuple of ndarrays; output {i} is a {type(y).__name__}"
                 )
             fixed.append(y)
-        devices = {backend.get_device_from_array(y) for y in fixed if y is not None} if len(fixed) > 1 else ()
-        if len(devices) > 1:
-            names = ", ".join(sorted(str(d) for d in devices))
+        names = _mixed_device_names(fixed) if len(fixed) > 1 else None
+        if names is not None:
             raise TypeError(f"{self.label}: forward returned outputs on different devices: {names}")
         return tuple(fixed)
 
     def _check_devices(self, in_data: tuple[Any, ...]) -> None:
-        devices = {backend.get_device_from_array(x) for x in in_data if x is not None}
-        if len(devices) > 1:
-            names = ", ".join(sorted(str(d) for d in devices))
+        names = _mixed_device_names(in_data)
+        if names is not None:
             # TypeError, as in Chainer 7.8.1 (an array of another backend is an input of the wrong type).
             raise TypeError(f"{self.label}: all inputs must be on the same device; got arrays on {names}")
 

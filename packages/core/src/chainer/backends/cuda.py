@@ -298,6 +298,24 @@ def _resolve_cuda_device(device: Any) -> Any:
     raise TypeError(f"cuda.to_gpu: device must be None, an int, '@cupy:N' or a cupy.cuda.Device, got {device!r}")
 
 
+def _convert_each(array: Any, convert_one: Callable[[Any], Any]) -> Any:
+    """``convert_one`` applied to ``array`` or to each array of a (nested) list or tuple,
+    ``None`` kept. An array listed twice is converted once and both places get the same
+    result, as in Chainer 7."""
+    results: dict[int, tuple[Any, Any]] = {}  # id -> (the array, kept alive; its result)
+
+    def convert(a: Any) -> Any:
+        if a is None:
+            return None
+        if isinstance(a, (list, tuple)):
+            return type(a)(convert(x) for x in a)
+        if id(a) not in results:
+            results[id(a)] = (a, convert_one(a))
+        return results[id(a)][1]
+
+    return convert(array)
+
+
 def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
     """Copy a CPU array (or a list/tuple of them) to a GPU.
 
@@ -311,8 +329,6 @@ def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
     if stream is not None:
         # Deprecated in Chainer 7.8.1 too (its tests expect the warning); still honoured.
         warnings.warn("The stream option of to_gpu is deprecated. Use a stream context instead.", DeprecationWarning)
-    # An array listed twice is copied once: both places get the same copy, as in Chainer 7.
-    copies: dict[int, Any] = {}
 
     def convert_one(a: Any) -> Any:
         if isinstance(a, cupy.ndarray) and a.device.id == cuda_device.id:
@@ -325,16 +341,7 @@ def to_gpu(array: Any, device: Any = None, stream: Any = None) -> Any:
                     return cupy.asarray(a)
             return cupy.asarray(a)
 
-    def convert(a: Any) -> Any:
-        if a is None:
-            return None
-        if isinstance(a, (list, tuple)):
-            return type(a)(convert(x) for x in a)
-        if id(a) not in copies:
-            copies[id(a)] = (a, convert_one(a))
-        return copies[id(a)][1]
-
-    return convert(array)
+    return _convert_each(array, convert_one)
 
 
 def to_cpu(array: Any, stream: Any = None) -> Any:
@@ -346,19 +353,7 @@ def to_cpu(array: Any, stream: Any = None) -> Any:
     if isinstance(array, numpy.generic):
         return numpy.asarray(array)
     if isinstance(array, (list, tuple)):
-        # An array listed twice is copied once: both places get the same copy, as in Chainer 7.
-        copies: dict[int, Any] = {}
-
-        def convert(a: Any) -> Any:
-            if isinstance(a, (list, tuple)):
-                return type(a)(convert(x) for x in a)
-            if a is None:
-                return None
-            if id(a) not in copies:
-                copies[id(a)] = (a, to_cpu(a, stream))
-            return copies[id(a)][1]
-
-        return convert(array)
+        return _convert_each(array, lambda a: to_cpu(a, stream))
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(array, cupy.ndarray):
         return array.get(stream)
