@@ -46,6 +46,32 @@ class DtypeTolerancesMixin:
         self.check_double_backward_options = DOUBLE_BACKWARD_TOL[self.dtype]
 
 
+def scalar_reference(f):
+    """An elementwise float64 reference from a function of Python floats."""
+    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
+    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
+
+
+class UnaryTableMixin(DtypeTolerancesMixin):
+    """A FunctionTestCase of the unary function named by the parameter ``name`` in the
+    class's ``table``: ``{name: (function, reference, (low, high) of the inputs)}``."""
+
+    table: dict = {}
+
+    def setUp(self):
+        super().setUp()
+        self.function, self.reference, self.domain = self.table[self.name]
+
+    def generate_inputs(self):
+        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
+
+    def forward(self, inputs, device):
+        return (self.function(*inputs),)
+
+    def forward_expected(self, inputs):
+        return (self.reference(*inputs).astype(self.dtype),)
+
+
 class BinaryMixin(DtypeTolerancesMixin):
     """Parameterized by ``shapes`` (two shapes that broadcast) and ``dtype``; inputs uniform in [-1, 1)."""
 

@@ -6,44 +6,23 @@ import pytest
 
 import chainer.functions as F
 from chainer import testing
-from chainer.utils import type_check
-
-
-def _scalar_reference(f):
-    """An elementwise float64 reference from a function of Python floats."""
-    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
-    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
-
 
 # name: (function, reference, (low, high) of the inputs)
 UNARY = {
-    "erfc": (F.erfc, _scalar_reference(math.erfc), (-2, 2)),
+    "erfc": (F.erfc, testlib.scalar_reference(math.erfc), (-2, 2)),
 }
 
 
 @testing.fix_random()
 @testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
 @testing.inject_backend_tests(None, testlib.BACKENDS)
-class TestErfc(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
-    def setUp(self):
-        super().setUp()
-        self.function, self.reference, self.domain = UNARY[self.name]
-
-    def generate_inputs(self):
-        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
-
-    def forward(self, inputs, device):
-        return (self.function(*inputs),)
-
-    def forward_expected(self, inputs):
-        return (self.reference(*inputs).astype(self.dtype),)
+class TestErfc(testlib.UnaryTableMixin, testing.FunctionTestCase):
+    table = UNARY
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_rejects_integer_input(name):
-    function = UNARY[name][0]
-    with pytest.raises(type_check.InvalidType, match=rf"{name} \(Forward\)[\s\S]*x.dtype.kind == f"):
-        function(numpy.arange(3, dtype=numpy.int32))
+    testlib.assert_rejects_integer_inputs(UNARY[name][0], name, ["x"])
 
 
 def test_erfc_is_accurate_where_erf_rounds_to_one():

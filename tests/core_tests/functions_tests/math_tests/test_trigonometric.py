@@ -9,40 +9,22 @@ import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
 
-
-def _scalar_reference(f):
-    """An elementwise float64 reference from a function of Python floats."""
-    vectorized = numpy.vectorize(f, otypes=[numpy.float64])
-    return lambda *xs: vectorized(*[x.astype(numpy.float64) for x in xs])
-
-
 # name: (function, reference, (low, high) of the inputs)
 UNARY = {
-    "sin": (F.sin, _scalar_reference(math.sin), (-4, 4)),
-    "cos": (F.cos, _scalar_reference(math.cos), (-4, 4)),
-    "tan": (F.tan, _scalar_reference(math.tan), (-1.2, 1.2)),
-    "arcsin": (F.arcsin, _scalar_reference(math.asin), (-0.9, 0.9)),
-    "arccos": (F.arccos, _scalar_reference(math.acos), (-0.9, 0.9)),
-    "arctan": (F.arctan, _scalar_reference(math.atan), (-3, 3)),
+    "sin": (F.sin, testlib.scalar_reference(math.sin), (-4, 4)),
+    "cos": (F.cos, testlib.scalar_reference(math.cos), (-4, 4)),
+    "tan": (F.tan, testlib.scalar_reference(math.tan), (-1.2, 1.2)),
+    "arcsin": (F.arcsin, testlib.scalar_reference(math.asin), (-0.9, 0.9)),
+    "arccos": (F.arccos, testlib.scalar_reference(math.acos), (-0.9, 0.9)),
+    "arctan": (F.arctan, testlib.scalar_reference(math.atan), (-3, 3)),
 }
 
 
 @testing.fix_random()
 @testing.parameterize(*testing.product({"name": sorted(UNARY), "shape": [(), (3, 2)], "dtype": testlib.DTYPES}))
 @testing.inject_backend_tests(None, testlib.BACKENDS)
-class TestUnaryTrigonometric(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
-    def setUp(self):
-        super().setUp()
-        self.function, self.reference, self.domain = UNARY[self.name]
-
-    def generate_inputs(self):
-        return (numpy.random.uniform(*self.domain, self.shape).astype(self.dtype),)
-
-    def forward(self, inputs, device):
-        return (self.function(*inputs),)
-
-    def forward_expected(self, inputs):
-        return (self.reference(*inputs).astype(self.dtype),)
+class TestUnaryTrigonometric(testlib.UnaryTableMixin, testing.FunctionTestCase):
+    table = UNARY
 
 
 @testing.fix_random()
@@ -65,7 +47,7 @@ class TestArctan2(testlib.DtypeTolerancesMixin, testing.FunctionTestCase):
         return (F.arctan2(*inputs),)
 
     def forward_expected(self, inputs):
-        return (_scalar_reference(math.atan2)(*inputs).astype(self.dtype),)
+        return (testlib.scalar_reference(math.atan2)(*inputs).astype(self.dtype),)
 
 
 def test_arctan2_quadrants():
