@@ -105,6 +105,13 @@ def without_compiled_kernels() -> None:
         chainer.plugins.unregister(name=name)
 
 
+def intel64_available() -> bool:
+    """Whether chainer-intel64 serves '@intel64' here (the ``intel64`` side can run)."""
+    from chainer.backends import intel64
+
+    return intel64.is_ideep_available()
+
+
 def compiled_kernel_plugins() -> list[str]:
     """The plugins serving compiled CPU kernels here (empty: NumPy only)."""
     from chainer.backends import cpu_kernels
@@ -120,12 +127,18 @@ def print_side(
     clock: Callable[[], float] = time.perf_counter,
 ) -> None:
     """The ``--side`` mode of a benchmark script: build the step of ``side`` (``ours()``;
-    ``numpy``: ours without compiled CPU kernels; or ``theirs(torch)`` with PyTorch given
+    ``numpy``: ours without compiled CPU kernels; ``intel64``: ours with
+    ``use_ideep='auto'`` (chainer-intel64's oneDNN kernels); or ``theirs(torch)`` with PyTorch given
     as many threads as NumPy's BLAS), time it and print the JSON line that
     :func:`fresh_process_best` reads."""
-    if side in ("ours", "numpy"):
+    if side in ("ours", "numpy", "intel64"):
         if side == "numpy":
             without_compiled_kernels()
+        if side == "intel64":
+            import chainer
+
+            # '@intel64' as Chainer documents it: oneDNN where the plugin finds it faster.
+            chainer.config.use_ideep = "auto"
         step = ours()
     else:
         import torch

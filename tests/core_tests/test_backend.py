@@ -28,7 +28,7 @@ def test_numpy_specifiers():
         ("@numpy:0", ValueError, r"'@numpy' takes no device index"),
         ("@cupy:x", ValueError, r"the device index in '@cupy:x' must be an integer"),
         ("@cupy:-1", ValueError, "must not be negative"),
-        ("@nope", ValueError, r"unknown backend '@nope' .* registered backends: '@numpy', '@cupy', '@intel64'"),
+        ("@nope", ValueError, r"unknown backend '@nope' .* registered backends: '@numpy', '@cupy'"),
         # As in Chainer, a string without '@' names a ChainerX device (not part of this distribution).
         ("numpy", RuntimeError, r"'numpy'.*without the '@' prefix names a ChainerX device"),
         ("1.0", RuntimeError, r"without the '@' prefix names a ChainerX device"),
@@ -126,9 +126,9 @@ def test_cupy_version_mismatch_reason_names_versions(monkeypatch):
     assert "CUDA driver version is insufficient" in reason
 
 
-def test_intel64_is_unavailable_with_a_clear_reason():
+def test_intel64_is_unavailable_with_a_clear_reason(without_intel64_plugin):
     assert intel64.is_ideep_available() is False
-    with pytest.raises(RuntimeError, match=r"'@intel64' backend is not available: iDeep \(the 'ideep4py' package\)"):
+    with pytest.raises(RuntimeError, match=r"no plugin provides the '@intel64' backend: install chainer-intel64"):
         chainer.get_device("@intel64")
     assert intel64.inputs_all_ready((np.ones(2),)) is False
 
@@ -234,7 +234,7 @@ def test_cupy_names_without_cupy():
         pass
 
 
-def test_intel64_without_ideep():
+def test_intel64_without_ideep(without_intel64_plugin):
     from chainer.backends import intel64
 
     assert not isinstance(np.ones(1), intel64.mdarray)

@@ -34,7 +34,8 @@ class _TinyPlugin:
 
 def test_builtin_backends_are_registered_through_the_hook():
     names = list(backend.backends)
-    assert names[:3] == ["numpy", "cupy", "intel64"]
+    # '@intel64' comes from the chainer-intel64 plugin, when it is installed.
+    assert names[:2] == ["numpy", "cupy"]
     assert backend.backends.origin("numpy") == "chainer.builtin_backends"
     assert ("chainer.builtin_backends", "builtin") in plugins.list_plugins()
 

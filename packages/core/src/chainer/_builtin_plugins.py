@@ -6,14 +6,8 @@ from collections.abc import Callable
 
 import numpy
 
-from chainer.backends import _cpu, cuda, intel64
+from chainer.backends import _cpu, cuda
 from chainer.plugins import hookimpl
-
-
-def _intel64_factory(index: int | None) -> intel64.Intel64Device:
-    if index is not None:
-        raise ValueError(f"chainer.get_device: '@intel64' takes no device index, got '@intel64:{index}'")
-    return intel64.Intel64Device()
 
 
 def _numpy_factory(index: int | None) -> _cpu.CpuDevice:
@@ -32,10 +26,4 @@ def chainer_register_backends(register: Callable[..., None]) -> None:
         factory=cuda._gpu_device_factory,
         check_available=cuda._unavailable_reason,
     )
-    register(
-        "intel64",
-        intel64.Intel64Device,
-        array_types=(),
-        factory=_intel64_factory,
-        check_available=intel64._ideep_import_error,
-    )
+    # '@intel64' is registered by the chainer-intel64 plugin (oneDNN); see backends/intel64.py.

@@ -153,7 +153,7 @@ def collect() -> Report:
             report.rows.append((name, version))
     report.rows.append(("NumPy", numpy.__version__))
     _cuda_rows(report)
-    report.rows.append(("iDeep", "available" if intel64.is_ideep_available() else "not available"))
+    report.rows.append(("oneDNN (@intel64)", intel64.runtime_info()))
     for label, dists, _ in _OPTIONAL:
         report.rows.append((label, _dist_version(dists) or "not installed"))
     mpi_row, mpi_error = _mpi_row()

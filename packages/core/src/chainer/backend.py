@@ -98,6 +98,8 @@ backends: plugins.Registry[BackendEntry] = plugins.Registry("chainer_register_ba
 def _backend_or_error(name: str, spec: object) -> BackendEntry:
     entry = backends.get(name)
     if entry is None:
+        if name == "intel64":  # documented by Chainer, served by a distribution of its own
+            raise RuntimeError(f"chainer.get_device({spec!r}): {_intel64._ideep_import_error()}")
         known = ", ".join(f"'@{n}'" for n in backends)
         raise ValueError(
             f"chainer.get_device: unknown backend '@{name}' in device specifier {spec!r}; registered backends: {known}"

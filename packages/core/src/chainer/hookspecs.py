@@ -100,6 +100,18 @@ def chainer_register_cpu_kernels(register: Callable[..., None]) -> None:
     """
 
 
+@hookspec
+def chainer_register_intel64_kernels(register: Callable[..., None]) -> None:
+    """Register the kernels of the ``'@intel64'`` backend (oneDNN, in chainer-intel64).
+
+    Call ``register(slot, function)`` where ``slot`` is one of the names listed in
+    :data:`chainer.backends.intel64.SLOTS` (each entry documents the call). Core calls a
+    slot's kernel only when ``chainer.config.use_ideep`` is ``'auto'`` or ``'always'``,
+    passing ``always`` (``True`` under ``'always'``) first; the kernel returns its result,
+    or ``None`` to decline the arguments (core then computes with NumPy).
+    """
+
+
 __all__ = [
     "hookspec",
     "chainer_register_backends",
@@ -108,4 +120,5 @@ __all__ = [
     "chainer_register_communicators",
     "chainer_register_onnx_converters",
     "chainer_register_cpu_kernels",
+    "chainer_register_intel64_kernels",
 ]

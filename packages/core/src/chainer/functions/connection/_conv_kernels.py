@@ -24,7 +24,7 @@ from typing import Any
 import numpy
 
 from chainer import _workspace, backend
-from chainer.backends import cpu_kernels
+from chainer.backends import cpu_kernels, intel64
 from chainer.functions import _gpu_kernels
 
 
@@ -310,6 +310,11 @@ def conv_forward(
     cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote.
     """
     xp = backend.get_array_module(x)
+    if (
+        xp is numpy
+        and (y := intel64.run("convolution_forward", x, W, b, stride, pad, dilate, groups, outsize)) is not None
+    ):
+        return y
     dtype = compute_dtype(x.dtype, W.dtype)
     n, c = x.shape[:2]
     o = W.shape[0]
@@ -381,6 +386,11 @@ def deconv_forward(
     size of the convolution this transposes.
     """
     xp = backend.get_array_module(x)
+    if (
+        xp is numpy
+        and (y := intel64.run("deconvolution_forward", x, W, b, stride, pad, dilate, groups, outsize)) is not None
+    ):
+        return y
     ksize = W.shape[2:]
     cin, cout = x.shape[1], W.shape[1] * groups
     if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
@@ -538,6 +548,9 @@ def conv_grad_weight(
     sum_{n, l} gy[n, o, l] * col(x)[n, c, k, l]``, one GEMM contracting over batch and
     positions. Returns ``(O, C // groups, *ksize)`` in ``w_dtype``."""
     xp = backend.get_array_module(x)
+    args = (x, gy, ksize, stride, pad, dilate, groups, w_dtype)
+    if xp is numpy and (gW := intel64.run("convolution_backward_weights", *args)) is not None:
+        return gW
     dtype = compute_dtype(x.dtype, gy.dtype)
     n, c = x.shape[:2]
     o = gy.shape[1]

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import function_node, utils, variable
+from chainer.backends import intel64
 from chainer.utils import type_check
 
 # Batches up to this many rows take the W x^T form of the forward product (see forward).
@@ -38,6 +39,9 @@ class LinearFunction(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, W = inputs[0], inputs[1]
+        b = inputs[2] if len(inputs) == 3 else None
+        if type(x) is numpy.ndarray and (y := intel64.run("linear_forward", x, W, b)) is not None:
+            return (y,)
         if (
             type(x) is numpy.ndarray
             and x.dtype == _FLOAT32
@@ -82,6 +86,8 @@ class LinearGradData(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         W, gy = inputs
+        if type(gy) is numpy.ndarray and (gx := intel64.run("linear_backward_data", gy, W)) is not None:
+            return (gx,)
         gx = gy.dot(W)
         return (utils.force_array(gx.astype(gy.dtype, copy=False)),)
 
@@ -106,7 +112,9 @@ class LinearGradWeight(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
-        gW = gy.T.dot(x)
+        gW = intel64.run("linear_backward_weights", x, gy) if type(x) is numpy.ndarray else None
+        if gW is None:
+            gW = gy.T.dot(x)
         return (utils.force_array(gW.astype(self._w_dtype, copy=False)),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
