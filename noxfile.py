@@ -2,7 +2,7 @@
 
 nox -s tests          every package installed (editable), the whole test suite
 nox -s tests-core     one package alone, its own tests (also -links, -datasets, -training, -distributed,
-                      -onnx-export)
+                      -onnx-export, -cpu-kernels, -intel64)
 nox -s mpi            the chainer-distributed tests that run under mpiexec
 nox -s lint           ruff (lint + format check) and mypy
 nox -s bench          benchmarks against PyTorch CPU (torch installed only here)
@@ -32,6 +32,7 @@ PACKAGES = {
     "distributed": "distributed_tests",
     "onnx-export": "onnx_tests",
     "cpu-kernels": "cpu_kernels_tests",
+    "intel64": "intel64_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -95,6 +96,8 @@ def _package_session(name: str) -> None:
             "onnx-export": ["core", "links", "onnx-export"],
             # The kernels are checked through chainer.links models and optimizers.
             "cpu-kernels": ["core", "links", "cpu-kernels"],
+            # '@intel64' is checked with chainer.links models too (to_intel64).
+            "intel64": ["core", "links", "intel64"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)
@@ -138,7 +141,9 @@ META_DISTRIBUTION = "chainer"
 @nox.session
 def build(session: nox.Session) -> None:
     """One wheel per distribution into dist/, the meta-distribution `chainer` included."""
-    session.install("build>=1.0", "hatchling>=1.27", "setuptools>=77")
+    # onednn-devel-cpu-gomp: oneDNN's headers (and, through its dependency, libdnnl) for
+    # building chainer-intel64 without isolation.
+    session.install("build>=1.0", "hatchling>=1.27", "setuptools>=77", "onednn-devel-cpu-gomp==2023.2.0")
     dist = ROOT / "dist"
     dist.mkdir(exist_ok=True)
     for name in [*_existing_packages(), META_DISTRIBUTION]:
