@@ -47,6 +47,8 @@ setup(
                 "csrc/common.cpp",
                 "csrc/convolution.cpp",
                 "csrc/inner_product.cpp",
+                "csrc/pooling.cpp",
+                "csrc/eltwise.cpp",
             ],
             depends=["csrc/common.hpp"],
             include_dirs=[str(include_dir)],

@@ -5,9 +5,9 @@ import collections
 
 import numpy
 import pytest
+from chainer_intel64 import plugin as intel64_plugin
 
 import chainer
-from chainer_intel64 import plugin as intel64_plugin
 
 
 @pytest.fixture
@@ -63,6 +63,7 @@ def matches_numpy(onednn_calls):
 def assert_matches_numpy(func, inputs, calls, slots, rtol=1e-4, atol=1e-4):
     """``func`` under use_ideep='always' gives NumPy's output and gradients (float32
     rounding), and oneDNN computed each of ``slots`` at least once."""
+    calls.clear()
     expected, expected_grads = forward_and_grads(func, inputs, mode="never")
     assert not calls, "the NumPy run called oneDNN"
     actual, grads = forward_and_grads(func, inputs, mode="always")

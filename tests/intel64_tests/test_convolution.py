@@ -4,11 +4,11 @@ code, gradient checks, and the cases oneDNN declines."""
 
 import numpy
 import pytest
+from chainer_intel64 import _connection, _library
 
 import chainer
 import chainer.functions as F
 from chainer import gradient_check
-from chainer_intel64 import _connection, _library
 
 CONV_SLOTS = ("convolution_forward", "deconvolution_forward", "convolution_backward_weights")
 

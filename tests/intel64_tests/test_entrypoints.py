@@ -9,12 +9,12 @@ import sys
 
 import numpy
 import pytest
+from chainer_intel64 import _library
+from chainer_intel64 import plugin as intel64_plugin
 
 import chainer
 from chainer import backend
 from chainer.backends import intel64
-from chainer_intel64 import _library
-from chainer_intel64 import plugin as intel64_plugin
 
 
 def test_entry_point_loads_by_name():

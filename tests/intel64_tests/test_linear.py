@@ -2,11 +2,11 @@
 
 import numpy
 import pytest
+from chainer_intel64 import _library
 
 import chainer
 import chainer.functions as F
 from chainer import gradient_check
-from chainer_intel64 import _library
 
 LINEAR_SLOTS = ("linear_forward", "linear_backward_data", "linear_backward_weights")
 

@@ -20,18 +20,29 @@ Array::~Array() {
 
 bool Array::get(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable, bool optional) {
     if (optional && obj == Py_None) return true;
+    return fetch(obj, kernel, name, ndim, writable, "f", "float32");
+}
+
+bool Array::get_bytes(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable) {
+    return fetch(obj, kernel, name, ndim, writable, "bB", "int8 or uint8");
+}
+
+bool Array::fetch(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable, const char *formats,
+                  const char *what) {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, &view_, flags) != 0) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "chainer_intel64.%s: %s must be a %sC-contiguous float32 array, got %.100s", kernel, name,
-                     writable ? "writable " : "", Py_TYPE(obj)->tp_name);
+        PyErr_Format(PyExc_TypeError, "chainer_intel64.%s: %s must be a %sC-contiguous %s array, got %.100s", kernel,
+                     name, writable ? "writable " : "", what, Py_TYPE(obj)->tp_name);
         return false;
     }
     held_ = true;
-    if (view_.itemsize != 4 || view_.format == nullptr || std::strcmp(view_.format, "f") != 0) {
-        PyErr_Format(PyExc_TypeError, "chainer_intel64.%s: %s must be float32, got the buffer format '%s'", kernel,
-                     name, view_.format ? view_.format : "B");
+    const char *format = view_.format ? view_.format : "B";
+    if (format[0] == '=' || format[0] == '<' || format[0] == '@') ++format;
+    if (std::strlen(format) != 1 || std::strchr(formats, format[0]) == nullptr ||
+        view_.itemsize != (format[0] == 'f' ? 4 : 1)) {
+        PyErr_Format(PyExc_TypeError, "chainer_intel64.%s: %s must be %s, got the buffer format '%s'", kernel, name,
+                     what, view_.format ? view_.format : "B");
         return false;
     }
     if (ndim >= 0 && view_.ndim != ndim) {
@@ -48,6 +59,8 @@ bool Array::get(PyObject *obj, const char *kernel, const char *name, int ndim, b
     }
     return true;
 }
+
+dnnl::error declined(const char *why) { return dnnl::error(dnnl_unimplemented, why); }
 
 dims Array::shape() const { return dims(view_.shape, view_.shape + view_.ndim); }
 

@@ -37,15 +37,22 @@ class Array {
     // C-contiguous buffer of `ndim` axes (any number if negative) (writable if `writable`). `None` is accepted,
     // as an absent array, when `optional`.
     bool get(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable, bool optional = false);
+    // The same for an int8 or uint8 buffer (a max pooling's window offsets).
+    bool get_bytes(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable);
     bool present() const { return held_; }
     void *data() const { return view_.buf; }
     dims shape() const;
     int64_t dim(int i) const { return view_.shape[i]; }
 
   private:
+    bool fetch(PyObject *obj, const char *kernel, const char *name, int ndim, bool writable, const char *formats,
+               const char *what);
     Py_buffer view_{};
     bool held_ = false;
 };
+
+// Raised inside `run` to decline a case oneDNN computes differently from NumPy.
+dnnl::error declined(const char *why);
 
 // Reads a tuple of `n` non-negative ints (a geometry argument) into `out`.
 bool get_ints(PyObject *obj, const char *kernel, const char *name, size_t n, int64_t minimum, dims &out);
@@ -120,7 +127,3 @@ PyObject *ci_pooling_forward(PyObject *, PyObject *args);
 PyObject *ci_pooling_backward(PyObject *, PyObject *args);
 PyObject *ci_relu_forward(PyObject *, PyObject *args);
 PyObject *ci_relu_backward(PyObject *, PyObject *args);
-PyObject *ci_batch_norm_forward(PyObject *, PyObject *args);
-PyObject *ci_batch_norm_backward(PyObject *, PyObject *args);
-PyObject *ci_lrn_forward(PyObject *, PyObject *args);
-PyObject *ci_lrn_backward(PyObject *, PyObject *args);

@@ -48,6 +48,12 @@ PyMethodDef methods[] = {
     {"linear_backward_data", ci_linear_backward_data, METH_VARARGS, "linear_backward_data(gy, W, gx) -> bool"},
     {"linear_backward_weights", ci_linear_backward_weights, METH_VARARGS,
      "linear_backward_weights(x, gy, gW, gb) -> bool"},
+    {"pooling_forward", ci_pooling_forward, METH_VARARGS,
+     "pooling_forward(x, y, indexes, kind, ksize, stride, pad_l, pad_r) -> bool"},
+    {"pooling_backward", ci_pooling_backward, METH_VARARGS,
+     "pooling_backward(gy, gx, indexes, kind, ksize, stride, pad_l, pad_r) -> bool"},
+    {"relu_forward", ci_relu_forward, METH_VARARGS, "relu_forward(x, y) -> bool"},
+    {"relu_backward", ci_relu_backward, METH_VARARGS, "relu_backward(y, gy, gx) -> bool"},
     {nullptr, nullptr, 0, nullptr},
 };
 

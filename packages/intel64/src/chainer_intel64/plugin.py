@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import chainer
 from chainer.backends import intel64
-from chainer_intel64 import _connection, _library
+from chainer_intel64 import _connection, _library, _pooling
 
 
 def _device_factory(index: int | None) -> intel64.Intel64Device:
@@ -32,6 +32,12 @@ KERNELS: dict[str, Callable[..., object]] = {
     "linear_forward": _connection.linear_forward,
     "linear_backward_data": _connection.linear_backward_data,
     "linear_backward_weights": _connection.linear_backward_weights,
+    "max_pooling_forward": _pooling.max_pooling_forward,
+    "max_pooling_backward": _pooling.max_pooling_backward,
+    "average_pooling_forward": _pooling.average_pooling_forward,
+    "average_pooling_backward": _pooling.average_pooling_backward,
+    "relu_forward": _pooling.relu_forward,
+    "relu_backward": _pooling.relu_backward,
     "runtime_info": runtime_info,
 }
 """Slot name -> the kernel registered for it."""

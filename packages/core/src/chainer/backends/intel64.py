@@ -40,6 +40,22 @@ SLOTS: dict[str, str] = {
     "linear_forward": "linear_forward(always, x, W, b) -> y or None: x W^T + b for 2-D x and W (b may be None).",
     "linear_backward_data": "linear_backward_data(always, gy, W) -> gx or None: gy W.",
     "linear_backward_weights": "linear_backward_weights(always, x, gy) -> gW or None: gy^T x.",
+    "max_pooling_forward": (
+        "max_pooling_forward(always, x, geometry) -> (y, indexes) or None: the window maxima and the int8 offsets "
+        "of their first maxima, as chainer.functions.pooling._pooling_kernels.max_with_index."
+    ),
+    "max_pooling_backward": (
+        "max_pooling_backward(always, gy, indexes, geometry) -> gx or None: as _pooling_kernels.index_scatter."
+    ),
+    "average_pooling_forward": (
+        "average_pooling_forward(always, x, geometry, inside_only) -> y or None: the window means, over the whole "
+        "window (padding as zeros) or, with inside_only, over its elements inside the image."
+    ),
+    "average_pooling_backward": (
+        "average_pooling_backward(always, gy, geometry, inside_only) -> gx or None: the adjoint of the forward."
+    ),
+    "relu_forward": "relu_forward(always, x) -> y or None: max(x, 0).",
+    "relu_backward": "relu_backward(always, y, gy) -> gx or None: gy where the output y > 0, else 0.",
     "runtime_info": "runtime_info() -> str: the library and instruction set (doctor's row; takes no 'always').",
 }
 """Slot name -> the call its kernel receives and what it returns. ``always`` is ``True``

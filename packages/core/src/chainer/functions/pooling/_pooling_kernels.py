@@ -23,7 +23,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node
-from chainer.backends import cpu_kernels, cuda
+from chainer.backends import cpu_kernels, cuda, intel64
 from chainer.functions import _gpu_kernels
 from chainer.functions.connection import _conv_kernels as K
 
@@ -206,6 +206,8 @@ def max_with_index(x: Any, geometry: Geometry) -> tuple[Any, Any]:
         kernel = cuda.elementwise(f"raw T x, T neg_inf, {_GPU_SIZES}", "T y, I index", _GPU_MAX, "chainer_max_pool")
         kernel(xp.ascontiguousarray(x), -numpy.inf, *_gpu_sizes(geometry), y, indexes)
         return y, indexes
+    if xp is numpy and (found := intel64.run("max_pooling_forward", x, geometry)) is not None:
+        return found
     if xp is numpy and len(geometry.ksize) == 2:
         compiled = cpu_kernels.get("max_pooling_2d_forward")
         if compiled is not None:
@@ -247,6 +249,8 @@ def index_scatter(values: Any, indexes: Any, geometry: Geometry) -> Any:
             "index_scatter", f"raw T values, raw I index, {_GPU_SIZES}", "T img", _GPU_SCATTER, values.dtype
         )
         kernel(xp.ascontiguousarray(values), xp.ascontiguousarray(indexes), *_gpu_sizes(geometry), img)
+        return img
+    if xp is numpy and (img := intel64.run("max_pooling_backward", values, indexes, geometry)) is not None:
         return img
     if xp is numpy and len(geometry.ksize) == 2:
         compiled = cpu_kernels.get("max_pooling_2d_backward")

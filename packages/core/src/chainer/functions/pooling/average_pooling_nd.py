@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy
+
 from chainer import backend, variable
+from chainer.backends import intel64
 from chainer.functions.pooling import _pooling_kernels as P
 from chainer.functions.pooling import max_pooling_nd, pooling_nd
 
@@ -36,6 +39,12 @@ class AveragePoolingND(pooling_nd._PoolingND):
             weight = 1.0 / P.K.size(self.ksize)
         self.geometry = geometry
         self.weight = weight
+        inside_only = self.pad_value is None
+        if (
+            type(x) is numpy.ndarray
+            and (y := intel64.run("average_pooling_forward", x, geometry, inside_only)) is not None
+        ):
+            return (y,)
         y = P.window_sum(x, geometry)
         y *= weight
         return (y,)
@@ -54,6 +63,14 @@ class AveragePoolingNDGrad(P.WindowSpread):
         if geometry is None:
             raise RuntimeError(f"{type(self).__name__}: the pooling node has not run its forward pass yet")
         super().__init__(geometry, apoolnd.weight, f"{apoolnd.label}Grad")
+        self._inside_only = apoolnd.pad_value is None
+
+    def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        (gy,) = inputs
+        args = (gy, self.geometry, self._inside_only)
+        if type(gy) is numpy.ndarray and (gx := intel64.run("average_pooling_backward", *args)) is not None:
+            return (gx,)
+        return super().forward(inputs)
 
 
 def check_pad_value(pad_value: Any, where: str) -> None:
