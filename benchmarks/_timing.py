@@ -112,6 +112,18 @@ def intel64_available() -> bool:
     return intel64.is_ideep_available()
 
 
+def cpu_sides() -> tuple[str, ...]:
+    """The sides a CPU benchmark times: ours and PyTorch's, then ours without the compiled
+    kernels (``numpy``) when chainer-cpu-kernels is installed, and ours on '@intel64'
+    with ``use_ideep='auto'`` (``intel64``) when chainer-intel64 is."""
+    sides = ("ours", "torch")
+    if compiled_kernel_plugins():
+        sides += ("numpy",)
+    if intel64_available():
+        sides += ("intel64",)
+    return sides
+
+
 def compiled_kernel_plugins() -> list[str]:
     """The plugins serving compiled CPU kernels here (empty: NumPy only)."""
     from chainer.backends import cpu_kernels

@@ -148,20 +148,18 @@ def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
     steadier on a loaded machine, and equal to wall time x threads when they are busy),
     each side measured in fresh processes in alternation (``_timing.fresh_process_best``)."""
-    compiled = _timing.compiled_kernel_plugins()
-    best = _timing.fresh_process_best(
-        "cnn.py",
-        sides=("ours", "torch", "numpy") if compiled else ("ours", "torch"),
-        extra=("--cpu-time",) if cpu_time else (),
-    )
+    sides = _timing.cpu_sides()
+    best = _timing.fresh_process_best("cnn.py", sides=sides, extra=("--cpu-time",) if cpu_time else ())
     theirs = best.get("torch")
     result = {
         "chainer_ms_per_iter": best["ours"] * 1e3,
         "torch_ms_per_iter": None if theirs is None else theirs * 1e3,
         "threads": float(_timing.blas_threads()),
     }
-    if compiled:  # ours again without chainer-cpu-kernels, for comparison
+    if "numpy" in sides:  # ours again without chainer-cpu-kernels, for comparison
         result["numpy_only_ms_per_iter"] = best["numpy"] * 1e3
+    if "intel64" in sides:  # ours on '@intel64' (oneDNN, use_ideep='auto')
+        result["intel64_ms_per_iter"] = best["intel64"] * 1e3
     return result
 
 
@@ -191,12 +189,16 @@ def main(argv: list[str]) -> int:
     )
     if "numpy_only_ms_per_iter" in result:
         print(f"chainer without compiled kernels: {result['numpy_only_ms_per_iter']:.2f} ms/iter")
+    if "intel64_ms_per_iter" in result:
+        print(f"chainer on @intel64 (use_ideep='auto'): {result['intel64_ms_per_iter']:.2f} ms/iter")
     if result["torch_ms_per_iter"] is None:
         print("torch:   not installed")
     else:
         ratio = result["chainer_ms_per_iter"] / result["torch_ms_per_iter"]
         print(f"torch:   {result['torch_ms_per_iter']:.2f} ms/iter")
         print(f"ratio chainer/torch: {ratio:.2f}x")
+        if "intel64_ms_per_iter" in result:
+            print(f"ratio @intel64/torch: {result['intel64_ms_per_iter'] / result['torch_ms_per_iter']:.2f}x")
     return 0
 
 

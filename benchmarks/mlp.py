@@ -91,12 +91,14 @@ def torch_setup(torch):
 def run() -> dict[str, float | None]:
     """Milliseconds per step, ours and PyTorch's (as many threads as NumPy's BLAS), each
     measured in fresh processes in alternation (see ``_timing.fresh_process_best``)."""
-    compiled = _timing.compiled_kernel_plugins()
-    best = _timing.fresh_process_best("mlp.py", sides=("ours", "torch", "numpy") if compiled else ("ours", "torch"))
+    sides = _timing.cpu_sides()
+    best = _timing.fresh_process_best("mlp.py", sides=sides)
     theirs = best.get("torch")
     result = {"chainer_ms_per_step": best["ours"] * 1e3, "torch_ms_per_step": None if theirs is None else theirs * 1e3}
-    if compiled:  # ours again without chainer-cpu-kernels, for comparison
+    if "numpy" in sides:  # ours again without chainer-cpu-kernels, for comparison
         result["numpy_only_ms_per_step"] = best["numpy"] * 1e3
+    if "intel64" in sides:  # ours on '@intel64' (oneDNN, use_ideep='auto')
+        result["intel64_ms_per_step"] = best["intel64"] * 1e3
     return result
 
 
@@ -110,6 +112,8 @@ if __name__ == "__main__":
     )
     if "numpy_only_ms_per_step" in result:
         print(f"chainer without compiled kernels: {result['numpy_only_ms_per_step']:.2f} ms/step")
+    if "intel64_ms_per_step" in result:
+        print(f"chainer on @intel64 (use_ideep='auto'): {result['intel64_ms_per_step']:.2f} ms/step")
     if result["torch_ms_per_step"] is not None:
         ratio = result["chainer_ms_per_step"] / result["torch_ms_per_step"]
         print(f"torch:   {result['torch_ms_per_step']:.2f} ms/step  (ratio {ratio:.2f}x)")

@@ -49,6 +49,7 @@ setup(
                 "csrc/inner_product.cpp",
                 "csrc/pooling.cpp",
                 "csrc/eltwise.cpp",
+                "csrc/normalization.cpp",
             ],
             depends=["csrc/common.hpp"],
             include_dirs=[str(include_dir)],

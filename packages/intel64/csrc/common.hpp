@@ -127,3 +127,7 @@ PyObject *ci_pooling_forward(PyObject *, PyObject *args);
 PyObject *ci_pooling_backward(PyObject *, PyObject *args);
 PyObject *ci_relu_forward(PyObject *, PyObject *args);
 PyObject *ci_relu_backward(PyObject *, PyObject *args);
+PyObject *ci_batch_norm_forward(PyObject *, PyObject *args);
+PyObject *ci_batch_norm_backward(PyObject *, PyObject *args);
+PyObject *ci_lrn_forward(PyObject *, PyObject *args);
+PyObject *ci_lrn_backward(PyObject *, PyObject *args);

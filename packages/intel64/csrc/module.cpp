@@ -54,6 +54,12 @@ PyMethodDef methods[] = {
      "pooling_backward(gy, gx, indexes, kind, ksize, stride, pad_l, pad_r) -> bool"},
     {"relu_forward", ci_relu_forward, METH_VARARGS, "relu_forward(x, y) -> bool"},
     {"relu_backward", ci_relu_backward, METH_VARARGS, "relu_backward(y, gy, gx) -> bool"},
+    {"batch_norm_forward", ci_batch_norm_forward, METH_VARARGS,
+     "batch_norm_forward(x, gamma, beta, y, mean, var, eps) -> bool"},
+    {"batch_norm_backward", ci_batch_norm_backward, METH_VARARGS,
+     "batch_norm_backward(x, gy, gamma, mean, var, gx, ggamma, gbeta, eps) -> bool"},
+    {"lrn_forward", ci_lrn_forward, METH_VARARGS, "lrn_forward(x, y, local_size, k, alpha, beta) -> bool"},
+    {"lrn_backward", ci_lrn_backward, METH_VARARGS, "lrn_backward(x, gy, gx, local_size, k, alpha, beta) -> bool"},
     {nullptr, nullptr, 0, nullptr},
 };
 

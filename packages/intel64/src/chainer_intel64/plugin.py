@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import chainer
 from chainer.backends import intel64
-from chainer_intel64 import _connection, _library, _pooling
+from chainer_intel64 import _connection, _library, _normalization, _pooling
 
 
 def _device_factory(index: int | None) -> intel64.Intel64Device:
@@ -38,6 +38,10 @@ KERNELS: dict[str, Callable[..., object]] = {
     "average_pooling_backward": _pooling.average_pooling_backward,
     "relu_forward": _pooling.relu_forward,
     "relu_backward": _pooling.relu_backward,
+    "batch_normalization_forward": _normalization.batch_normalization_forward,
+    "batch_normalization_backward": _normalization.batch_normalization_backward,
+    "local_response_normalization_forward": _normalization.local_response_normalization_forward,
+    "local_response_normalization_backward": _normalization.local_response_normalization_backward,
     "runtime_info": runtime_info,
 }
 """Slot name -> the kernel registered for it."""

@@ -56,6 +56,21 @@ SLOTS: dict[str, str] = {
     ),
     "relu_forward": "relu_forward(always, x) -> y or None: max(x, 0).",
     "relu_backward": "relu_backward(always, y, gy) -> gx or None: gy where the output y > 0, else 0.",
+    "batch_normalization_forward": (
+        "batch_normalization_forward(always, x, gamma, beta, eps, layout, stats) -> (y, mean, var, inv_std) or None: "
+        "as chainer.functions.normalization.batch_normalization.GeneralBatchNormalizationImpl.forward."
+    ),
+    "batch_normalization_backward": (
+        "batch_normalization_backward(always, x, gamma, gy, mean, inv_std, layout) -> (gx, ggamma, gbeta) or None: "
+        "as GeneralBatchNormalizationImpl.backward."
+    ),
+    "local_response_normalization_forward": (
+        "local_response_normalization_forward(always, x, half, k, alpha, beta) -> y or None: x * (k + alpha * "
+        "sum of x**2 over channels c - half .. c + half)**-beta."
+    ),
+    "local_response_normalization_backward": (
+        "local_response_normalization_backward(always, x, gy, half, k, alpha, beta) -> gx or None: its gradient."
+    ),
     "runtime_info": "runtime_info() -> str: the library and instruction set (doctor's row; takes no 'always').",
 }
 """Slot name -> the call its kernel receives and what it returns. ``always`` is ``True``

@@ -5,7 +5,10 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import numpy
+
 from chainer import backend, configuration, function_node, variable
+from chainer.backends import intel64
 from chainer.functions import _composite
 from chainer.functions.normalization import _layout
 from chainer.utils import argument, type_check
@@ -51,6 +54,9 @@ class GeneralBatchNormalizationImpl:
         """``(y, mean, var, inv_std)``: the output and the statistics over the reduced axes
         of ``layout`` (``stats``, if given, is ``(mean, var)`` computed already)."""
         xp = backend.get_array_module(x)
+        args = (x, gamma, beta, eps, layout, stats)
+        if xp is numpy and (found := intel64.run("batch_normalization_forward", *args)) is not None:
+            return found
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         x3 = layout.to3(x)
         if stats is None:
@@ -75,6 +81,9 @@ class GeneralBatchNormalizationImpl:
     ) -> tuple[Any, Any, Any]:
         """``(gx, ggamma, gbeta)`` from the statistics of :meth:`forward`."""
         xp = backend.get_array_module(x)
+        args = (x, gamma, gy, mean, inv_std, layout)
+        if xp is numpy and (found := intel64.run("batch_normalization_backward", *args)) is not None:
+            return found
         dtype = inv_std.dtype
         m = layout.count
         centered = layout.to3(x) - mean[:, None]

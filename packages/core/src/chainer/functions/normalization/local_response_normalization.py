@@ -8,6 +8,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, variable
+from chainer.backends import intel64
 from chainer.functions.normalization import _layout
 from chainer.utils import type_check
 
@@ -40,6 +41,15 @@ class ChannelWindowSum(function_node.FunctionNode):
         return ChannelWindowSum(self.half).apply(grad_outputs)
 
 
+def _scales(xa: Any, half: int, k: float, alpha: float, beta: float) -> tuple[Any, Any]:
+    """``(s, s^-beta)`` with ``s = k + alpha * W(x^2)`` for ``xa``, ``x`` in the precision
+    of the statistics."""
+    unit_scale = _window_sum(xa * xa, half)
+    unit_scale *= alpha
+    unit_scale += k
+    return unit_scale, backend.get_array_module(xa).power(unit_scale, -beta)
+
+
 class LocalResponseNormalization(function_node.FunctionNode):
     """``y = x * s^-beta`` with ``s = k + alpha * sum(x^2 over the window of channels)``."""
 
@@ -62,14 +72,14 @@ class LocalResponseNormalization(function_node.FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         (x,) = inputs
-        xp = backend.get_array_module(x)
+        args = (x, self.half, self.k, self.alpha, self.beta)
+        if type(x) is numpy.ndarray and (y := intel64.run("local_response_normalization_forward", *args)) is not None:
+            # The gradient asks oneDNN, or computes the scales then (_scales).
+            self.unit_scale = self.scale = None
+            return (y,)
         xa = x.astype(_layout.acc_dtype(x.dtype), copy=False)  # float16 squares overflow
-        unit_scale = _window_sum(xa * xa, self.half)
-        unit_scale *= self.alpha
-        unit_scale += self.k
-        scale = xp.power(unit_scale, -self.beta)
-        self.unit_scale, self.scale = unit_scale, scale
-        return ((xa * scale).astype(x.dtype, copy=False),)
+        self.unit_scale, self.scale = _scales(xa, self.half, self.k, self.alpha, self.beta)
+        return ((xa * self.scale).astype(x.dtype, copy=False),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
@@ -98,6 +108,12 @@ class LocalResponseNormalizationGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gy, y = inputs
+        if self.scale is None:  # the forward ran on oneDNN
+            args = (x, gy, self.half, self.k, self.alpha, self.beta)
+            if (gx := intel64.run("local_response_normalization_backward", *args)) is not None:
+                return (gx,)
+            xa = x.astype(_layout.acc_dtype(x.dtype), copy=False)
+            self.unit_scale, self.scale = _scales(xa, self.half, self.k, self.alpha, self.beta)
         dtype = self.scale.dtype
         t = gy.astype(dtype) * y
         t /= self.unit_scale
