@@ -3,11 +3,11 @@ normalization against chainer-core's NumPy code."""
 
 import numpy
 import pytest
+from chainer_intel64 import _library
 
 import chainer
 import chainer.functions as F
 from chainer import gradient_check
-from chainer_intel64 import _library
 
 BN_SLOTS = ("batch_normalization_forward", "batch_normalization_backward")
 LRN_SLOTS = ("local_response_normalization_forward", "local_response_normalization_backward")
