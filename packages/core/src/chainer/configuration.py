@@ -123,14 +123,16 @@ class _HotFlags(threading.local):
     enable_backprop = True
     type_check = True
     debug = False
+    # Read by every function that has an '@intel64' kernel (backends/intel64.run).
+    use_ideep = "never"
 
 
 _hot = _HotFlags()
 
 
 def hot_flags() -> _HotFlags:
-    """Return the current thread's snapshot of ``enable_backprop``, ``type_check``
-    and ``debug``, refreshed if any configuration changed since it was taken."""
+    """Return the current thread's snapshot of ``enable_backprop``, ``type_check``,
+    ``debug`` and ``use_ideep``, refreshed if any configuration changed since it was taken."""
     hot = _hot
     version = _version
     if hot.version != version:
@@ -139,5 +141,6 @@ def hot_flags() -> _HotFlags:
         hot.enable_backprop = config.enable_backprop
         hot.type_check = config.type_check
         hot.debug = config.debug
+        hot.use_ideep = getattr(config, "use_ideep", "never")
         hot.version = version
     return hot

@@ -93,8 +93,9 @@ kernels: plugins.Registry[Callable[..., Any]] = plugins.Registry("chainer_regist
 def run(slot: str, *args: Any) -> Any:
     """The result of ``slot``'s kernel for ``args`` under ``chainer.config.use_ideep``, or
     ``None`` when NumPy must compute it. Cheap when ``use_ideep`` is ``'never'``: one
-    configuration lookup."""
-    mode = configuration.config.use_ideep
+    configuration lookup (the per-thread snapshot of hot_flags: ``config.use_ideep``'s
+    thread-local lookup cost several times more, on every convolution, linear and ReLU)."""
+    mode = configuration.hot_flags().use_ideep
     if mode == "never":
         return None
     kernel = kernels.get(slot)
