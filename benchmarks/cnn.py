@@ -5,7 +5,10 @@ conv(3->32, 3x3, pad 1) - ReLU - max-pool 2 - conv(32->64, 3x3, pad 1) - ReLU - 
 - linear(4096->256) - ReLU - linear(256->10), softmax cross-entropy, backward and a
 momentum-SGD update written here. PyTorch runs with as many threads as NumPy's BLAS.
 
-    python benchmarks/cnn.py            [--profile] [--cpu-time]
+    python benchmarks/cnn.py            [--profile] [--cpu-time] [--convs]
+
+``--convs`` times the two convolution layers alone (forward and every gradient) on
+'@intel64' against PyTorch's (both oneDNN).
 
 Set OPENBLAS_NUM_THREADS (or OMP_NUM_THREADS) before running to choose the thread count.
 Each side is timed in fresh processes, ours and torch's in alternation, so both see the
@@ -144,6 +147,57 @@ def torch_step_fn(torch: Any) -> Callable[[], float]:
     return lambda: float(torch_step(torch, params, velocities, x, t))
 
 
+def chainer_convs_fn() -> Callable[[], float]:
+    """The two convolution layers of the step alone (forward, then the gradients of x,
+    W and b), for the '@intel64' comparison with PyTorch's oneDNN convolutions."""
+    rng = numpy.random.default_rng(0)
+    W1, b1, W2, b2 = (chainer.Variable(a) for a in make_params(rng)[:4])
+    x, _ = make_data(rng)
+    h = numpy.maximum(F.convolution_2d(x, W1.array, b1.array, pad=1).array, 0)
+    h = chainer.Variable(h.reshape(BATCH, 32, 16, 2, 16, 2).max(axis=(3, 5)))
+
+    def step() -> float:
+        for p in (W1, b1, W2, b2, h):
+            p.cleargrad()
+        y1 = F.convolution_2d(x, W1, b1, pad=1)
+        y2 = F.convolution_2d(h, W2, b2, pad=1)
+        y1.grad = numpy.ones_like(y1.array)
+        y2.grad = numpy.ones_like(y2.array)
+        y1.backward()
+        y2.backward()
+        return float(W2.grad[0, 0, 0, 0])
+
+    return step
+
+
+def torch_convs_fn(torch: Any) -> Callable[[], float]:
+    rng = numpy.random.default_rng(0)
+    W1, b1, W2, b2 = (torch.from_numpy(a).requires_grad_() for a in make_params(rng)[:4])
+    x_np, _ = make_data(rng)
+    x = torch.from_numpy(x_np)
+    with torch.no_grad():
+        h = torch.nn.functional.max_pool2d(torch.relu(torch.nn.functional.conv2d(x, W1, b1, padding=1)), 2)
+    h.requires_grad_()
+
+    def step() -> float:
+        for p in (W1, b1, W2, b2, h):
+            p.grad = None
+        y1 = torch.nn.functional.conv2d(x, W1, b1, padding=1)
+        y2 = torch.nn.functional.conv2d(h, W2, b2, padding=1)
+        y1.backward(torch.ones_like(y1))
+        y2.backward(torch.ones_like(y2))
+        return float(W2.grad[0, 0, 0, 0])
+
+    return step
+
+
+def run_convs(cpu_time: bool = False) -> dict[str, float]:
+    """Milliseconds of the convolution layers alone, on '@intel64' and in PyTorch."""
+    extra = ("--convs", "--cpu-time") if cpu_time else ("--convs",)
+    best = _timing.fresh_process_best("cnn.py", sides=("intel64", "torch"), extra=extra)
+    return {"intel64_convs_ms": best["intel64"] * 1e3, "torch_convs_ms": best["torch"] * 1e3}
+
+
 def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per training step (wall clock, or process CPU time if ``cpu_time``:
     steadier on a loaded machine, and equal to wall time x threads when they are busy),
@@ -180,7 +234,16 @@ def main(argv: list[str]) -> int:
     cpu_time = "--cpu-time" in argv
     if "--side" in argv:
         clock = time.process_time if cpu_time else time.perf_counter
-        _timing.print_side(argv[argv.index("--side") + 1], chainer_step_fn, torch_step_fn, number=5, clock=clock)
+        ours, theirs = (chainer_convs_fn, torch_convs_fn) if "--convs" in argv else (chainer_step_fn, torch_step_fn)
+        _timing.print_side(argv[argv.index("--side") + 1], ours, theirs, number=5, clock=clock)
+        return 0
+    if "--convs" in argv:
+        convs = run_convs(cpu_time)
+        ratio = convs["intel64_convs_ms"] / convs["torch_convs_ms"]
+        print(
+            f"convolution layers: @intel64 {convs['intel64_convs_ms']:.2f} ms, torch {convs['torch_convs_ms']:.2f} ms"
+        )
+        print(f"ratio @intel64/torch: {ratio:.2f}x")
         return 0
     result = run(cpu_time)
     print(f"threads (NumPy BLAS = torch): {int(result['threads'] or 0)}; clock: {'CPU' if cpu_time else 'wall'}")
