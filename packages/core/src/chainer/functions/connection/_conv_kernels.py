@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy
 
-from chainer import _workspace, backend
-from chainer.backends import cpu_kernels
+from chainer import _workspace, backend, configuration
+from chainer.backends import cpu_kernels, cuda, cudnn_library
 from chainer.functions import _gpu_kernels
 
 
@@ -293,6 +293,25 @@ class _Patches:
 # on every axis.
 
 
+def _cudnn(xp: Any, *arrays: Any) -> tuple[Any, dict[str, bool]]:
+    """The cuDNN library (:mod:`chainer.backends.cudnn_library`) to try for a GPU call on
+    ``arrays``, with its option flags from ``chainer.config``; ``(None, {})`` on the CPU,
+    where ``use_cudnn`` rules it out, without a usable plugin, or for mixed dtypes (which
+    the CuPy code promotes)."""
+    if xp is numpy or not cuda.should_use_cudnn(">=auto"):
+        return None, {}
+    dtype = arrays[0].dtype
+    if any(a.dtype != dtype for a in arrays[1:]) or dtype.kind != "f":
+        return None, {}
+    config = configuration.config
+    flags = {
+        "deterministic": bool(config.cudnn_deterministic),
+        "autotune": bool(config.autotune),
+        "tensor_core": cuda.should_use_cudnn_tensor_core(dtype),
+    }
+    return cudnn_library.usable(), flags
+
+
 def conv_forward(
     x: Any,
     W: Any,
@@ -307,9 +326,15 @@ def conv_forward(
 
     ``x`` is ``(N, C, *in)``, ``W`` is ``(O, C // groups, *k)``; returns ``(N, O, *outsize)``
     in ``x.dtype``. On the CPU the batch goes through in chunks whose patches fit in the
-    cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote.
+    cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote. On
+    the GPU a cuDNN plugin computes it where one is usable and takes the geometry.
     """
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
+    if library is not None:
+        y = library.convolution_forward(x, W, b, stride, pad, dilate, groups, outsize, **flags)
+        if y is not None:
+            return y
     dtype = compute_dtype(x.dtype, W.dtype)
     n, c = x.shape[:2]
     o = W.shape[0]
@@ -381,6 +406,11 @@ def deconv_forward(
     size of the convolution this transposes.
     """
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
+    if library is not None:
+        y = library.convolution_backward_data(x, W, b, stride, pad, dilate, groups, outsize, **flags)
+        if y is not None:
+            return y
     ksize = W.shape[2:]
     cin, cout = x.shape[1], W.shape[1] * groups
     if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
@@ -538,6 +568,11 @@ def conv_grad_weight(
     sum_{n, l} gy[n, o, l] * col(x)[n, c, k, l]``, one GEMM contracting over batch and
     positions. Returns ``(O, C // groups, *ksize)`` in ``w_dtype``."""
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, gy)
+    if library is not None and numpy.dtype(w_dtype) == x.dtype:
+        gW = library.convolution_backward_filter(x, gy, ksize, stride, pad, dilate, groups, **flags)
+        if gW is not None:
+            return gW
     dtype = compute_dtype(x.dtype, gy.dtype)
     n, c = x.shape[:2]
     o = gy.shape[1]
