@@ -16,15 +16,15 @@ $PY -m chainer doctor 2>&1 | grep -E "^(cuDNN|CuPy|CUDA)"
 echo "install: $(( $(date +%s) - t0 ))s"
 timeout -k 10 "${T_SMOKE:-90}" $PY .ci/gpu/cudnn_smoke.py > "$OUT/smoke.log" 2>&1; echo "smoke rc=$?"; cat "$OUT/smoke.log" | tail -60
 t1=$(date +%s)
-timeout -s INT -k 20 "${T_CUDNN:-120}" $PY -m pytest -q -n 8 -p no:cacheprovider --tb=short tests/cudnn_tests > "$OUT/cudnn_tests.log" 2>&1
+timeout -s INT -k 20 "${T_CUDNN:-120}" $PY -m pytest -q -n 8 -p no:cacheprovider -p no:benchmark --tb=short tests/cudnn_tests > "$OUT/cudnn_tests.log" 2>&1
 echo "cudnn tests rc=$? $(( $(date +%s) - t1 ))s"; grep -E "^(FAILED|ERROR)" "$OUT/cudnn_tests.log" | head -30; tail -n 3 "$OUT/cudnn_tests.log"
 if [ "${OURS:-1}" = 1 ]; then
   t1=$(date +%s)
-  timeout -s INT -k 20 "${T_OURS:-120}" $PY -m pytest -q -n "$NPROC" -m gpu -p no:cacheprovider --tb=line tests/ > "$OUT/ours_cudnn.log" 2>&1
+  timeout -s INT -k 20 "${T_OURS:-120}" $PY -m pytest -q -n "$NPROC" -m gpu -p no:cacheprovider -p no:benchmark --tb=line tests/ > "$OUT/ours_cudnn.log" 2>&1
   echo "ours with cudnn rc=$? $(( $(date +%s) - t1 ))s"; grep -E "^(FAILED|ERROR)" "$OUT/ours_cudnn.log" | head -20; tail -n 2 "$OUT/ours_cudnn.log"
   if [ "${WITHOUT:-0}" = 1 ]; then
     t1=$(date +%s)
-    CHAINER_DISABLE_PLUGINS=cpu_kernels,cudnn timeout -s INT -k 20 "${T_OURS:-120}" $PY -m pytest -q -n "$NPROC" -m gpu \
+    CHAINER_DISABLE_PLUGINS=cpu_kernels,cudnn timeout -s INT -k 20 "${T_OURS:-120}" $PY -m pytest -q -n "$NPROC" -m gpu -p no:benchmark \
       -p no:cacheprovider --tb=line tests/ > "$OUT/ours_plain.log" 2>&1
     echo "ours without cudnn rc=$? $(( $(date +%s) - t1 ))s"; grep -E "^(FAILED|ERROR)" "$OUT/ours_plain.log" | head -20; tail -n 2 "$OUT/ours_plain.log"
   fi

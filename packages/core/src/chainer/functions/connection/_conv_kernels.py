@@ -106,8 +106,16 @@ def check_extent(
     positions. Where the padded image would pass NumPy's limit on an array
     (``sys.maxsize`` bytes, zero-length axes aside), the NumPy code cannot allocate it and
     the kernels' index arithmetic nears overflow, so both paths refuse it here, with one
-    message. Raises ``ValueError`` naming ``where``.
+    message. Raises ``ValueError`` naming ``where``. A geometry that passed is remembered:
+    a training loop checks the same few every step (on a GPU the Python time of an op is
+    its cost).
     """
+    key = (image_shape, itemsize, ksize, stride, pad, dilate, outsize)
+    try:
+        if key in _extents_checked:
+            return
+    except TypeError:  # a list among them: check without remembering
+        key = None
     geometry = (ksize, stride, pad, dilate, outsize)
     if any(v > sys.maxsize for values in geometry for v in values):
         raise ValueError(
@@ -127,6 +135,13 @@ def check_extent(
             f"{sys.maxsize} bytes an array can hold (image shape {tuple(image_shape)}, ksize {tuple(ksize)}, "
             f"stride {tuple(stride)}, pad {tuple(pad)}, dilate {tuple(dilate)}, windows per axis {tuple(outsize)})"
         )
+    if key is not None:
+        if len(_extents_checked) >= 4096:
+            _extents_checked.clear()
+        _extents_checked.add(key)
+
+
+_extents_checked: set[tuple[Any, ...]] = set()
 
 
 def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: float = 0) -> Any:
@@ -230,8 +245,16 @@ def col2im(
 def compute_dtype(*dtypes: Any) -> Any:
     """dtype in which GEMMs run: the promoted input dtype, float16 widened to float32
     (BLAS has no half-precision GEMM; accumulating in float32 is also more accurate)."""
-    dtype = numpy.result_type(*dtypes)
-    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+    dtype = _compute_dtypes.get(dtypes)
+    if dtype is None:
+        dtype = numpy.result_type(*dtypes)
+        if dtype == numpy.float16:
+            dtype = numpy.dtype(numpy.float32)
+        _compute_dtypes[dtypes] = dtype
+    return dtype
+
+
+_compute_dtypes: dict[tuple[Any, ...], Any] = {}
 
 
 def size(shape: Sequence[int]) -> int:
