@@ -33,6 +33,7 @@ PACKAGES = {
     "onnx-export": "onnx_tests",
     "cpu-kernels": "cpu_kernels_tests",
     "intel64": "intel64_tests",
+    "cudnn": "cudnn_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -98,6 +99,8 @@ def _package_session(name: str) -> None:
             "cpu-kernels": ["core", "links", "cpu-kernels"],
             # '@intel64' is checked with chainer.links models too (to_intel64).
             "intel64": ["core", "links", "intel64"],
+            # Without a GPU its tests check the plugin's registration, switches and doctor row.
+            "cudnn": ["core", "links", "cudnn"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)

@@ -58,6 +58,7 @@ FIRST_PARTY_DISTRIBUTIONS = frozenset(
         "chainer-onnx",
         "chainer-cpu-kernels",
         "chainer-intel64",
+        "chainer-cudnn",
     }
 )
 """The distributions of this project: their entry-point plugins are first-party (loaded
