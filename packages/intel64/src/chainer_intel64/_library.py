@@ -15,6 +15,7 @@ import ctypes
 import functools
 import importlib
 import importlib.metadata
+import pathlib
 from types import ModuleType
 
 LIBRARY_DISTRIBUTION = "onednn-cpu-gomp"
@@ -30,7 +31,7 @@ def library_path() -> str | None:
         return None
     for file in dist.files or ():
         if file.name == LIBRARY_NAME:
-            return str(dist.locate_file(file).resolve())
+            return str(pathlib.Path(str(dist.locate_file(file))).resolve())
     return None
 
 
