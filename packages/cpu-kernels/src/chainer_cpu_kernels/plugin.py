@@ -17,6 +17,11 @@ KERNELS: dict[str, Callable[..., bool]] = {
     "relu_backward": _ops.relu_backward,
     "im2col": _ops.im2col,
     "col2im": _ops.col2im,
+    "lstm_forward": _ops.lstm_forward,
+    "lstm_backward": _ops.lstm_backward,
+    "softmax_cross_entropy_forward": _ops.softmax_cross_entropy_forward,
+    "softmax_cross_entropy_backward": _ops.softmax_cross_entropy_backward,
+    "embed_id_backward": _ops.embed_id_backward,
 }
 """Slot name -> the compiled kernel registered for it."""
 
