@@ -838,6 +838,35 @@ def fuzz_softmax_cross_entropy(rs, counts):
         finite_close(_array(gx), want, "softmax_cross_entropy_backward")
 
 
+def fuzz_transpose_add_bias(rs, counts):
+    rows, cols = int(rs.choice([0, 1, 3, 20])), int(rs.choice([0, 1, 5, 17, 40]))
+    dtypes = draw_dtypes(rs, 3)
+    yt = make_arg(rs, draw_matrix_shape(rs, cols, rows), dtypes[0], False, odd=0.05)
+    b = make_arg(rs, (cols + (rs.rand() < 0.04),), dtypes[1], False, odd=0.05) if rs.rand() < 0.7 else None
+    y = make_arg(rs, draw_matrix_shape(rs, rows, cols), dtypes[2], True, odd=0.05)
+    before = y.values()
+
+    def contract():
+        arrays = [yt, y] + ([] if b is None else [b])
+        if not all(a.ok and a.dtype == yt.dtype for a in arrays):
+            return DECLINED
+        if len(yt.shape) != 2 or len(y.shape) != 2 or (b is not None and len(b.shape) != 1):
+            return DECLINED
+        n, c = y.shape
+        if yt.shape != (c, n) or (b is not None and b.shape[0] != c):
+            raise Refused(ValueError)
+        return "done"
+
+    outcome = run("transpose_add_bias", (yt.obj, None if b is None else b.obj, y.obj), contract, counts)
+    if outcome == DECLINED:
+        same(_array(y), before, "transpose_add_bias", "wrote y while declining")
+    elif outcome is not None:
+        want = numpy.ascontiguousarray(yt.values().T)
+        if b is not None:
+            want += b.values()
+        same(_array(y), want, "transpose_add_bias", "differs from NumPy's yt.T + b")
+
+
 # -- running and checking ------------------------------------------------------------------
 
 
@@ -890,19 +919,12 @@ def close(got, want, dtype, kernel):
 def main(first, count):
     kernels = ["im2col", "col2im", "max_pooling_2d_forward", "max_pooling_2d_backward", "relu_backward"]
     kernels += ["adam", "momentum_sgd", "lstm_forward", "lstm_backward", "embed_id_backward"]
-    kernels += ["softmax_cross_entropy_forward", "softmax_cross_entropy_backward"]
+    kernels += ["softmax_cross_entropy_forward", "softmax_cross_entropy_backward", "transpose_add_bias"]
     counts = {k: {"done": 0, "declined": 0, "refused": 0} for k in kernels}
     numpy.seterr(all="ignore")  # the data holds NaN and infinities on purpose
+    fuzzers = (fuzz_im2col, fuzz_pooling, fuzz_relu, fuzz_optimizers, fuzz_lstm, fuzz_embed)
+    fuzzers += (fuzz_softmax_cross_entropy, fuzz_transpose_add_bias)
     for seed in range(first, first + count):
-        fuzzers = (
-            fuzz_im2col,
-            fuzz_pooling,
-            fuzz_relu,
-            fuzz_optimizers,
-            fuzz_lstm,
-            fuzz_embed,
-            fuzz_softmax_cross_entropy,
-        )
         for index, fuzz in enumerate(fuzzers):
             rs = numpy.random.RandomState([seed, index])
             try:

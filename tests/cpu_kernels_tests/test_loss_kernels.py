@@ -1,6 +1,7 @@
-"""The softmax cross-entropy and embedding-gradient kernels called directly: against the
-formulas written here (float64 log-softmax; numpy.add.at for the scatter), ignored
-labels, class weights, and what they decline or refuse."""
+"""The softmax cross-entropy, embedding-gradient and linear-output kernels called directly:
+against the formulas written here (float64 log-softmax; numpy.add.at for the scatter;
+NumPy's transposed copy and bias), ignored labels, class weights, and what they decline
+or refuse."""
 
 import numpy
 import pytest
@@ -188,3 +189,46 @@ def test_embed_refusals_name_the_kernel():
         _ops.embed_id_backward(ids, numpy.ones((2, 3), f32), "x", gW)
     with pytest.raises(TypeError, match=r"chainer_cpu_kernels.embed_id_backward takes 4 arguments, got 3"):
         _ops.embed_id_backward(ids, gW, None)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("rows, cols", [(20, 1000), (1, 1), (3, 17), (64, 33), (0, 5), (5, 0)])
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_transpose_add_bias_is_numpys_bit_for_bit(dtype, rows, cols, with_bias):
+    rs = numpy.random.RandomState(rows * 100 + cols)
+    yt = rs.standard_normal((cols, rows)).astype(dtype)
+    b = rs.standard_normal(cols).astype(dtype) if with_bias else None
+    y = numpy.full((rows, cols), 7.0, dtype)
+    assert _ops.transpose_add_bias(yt, b, y) is True
+    want = numpy.ascontiguousarray(yt.T)
+    if with_bias:
+        want += b
+    assert y.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("case", ["float16", "mixed", "strided yt", "read-only y", "3-d", "2-d bias"])
+def test_transpose_add_bias_declines(case):
+    yt, b, y = numpy.ones((4, 2), f32), numpy.ones(4, f32), numpy.full((2, 4), 7.0, f32)
+    if case == "float16":
+        yt, b, y = yt.astype(numpy.float16), b.astype(numpy.float16), y.astype(numpy.float16)
+    elif case == "mixed":
+        b = b.astype(numpy.float64)
+    elif case == "strided yt":
+        yt = numpy.ones((4, 4), f32)[:, ::2]
+    elif case == "read-only y":
+        y.flags.writeable = False
+    elif case == "3-d":
+        yt = yt.reshape(4, 2, 1)
+    else:
+        b = b.reshape(4, 1)
+    assert _ops.transpose_add_bias(yt, b, y) is False
+    assert (y == 7).all()
+
+
+def test_transpose_add_bias_refusals_name_the_kernel():
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.transpose_add_bias: yt must have shape \(4, 2\)"):
+        _ops.transpose_add_bias(numpy.ones((2, 4), f32), None, numpy.ones((2, 4), f32))
+    with pytest.raises(ValueError, match=r"transpose_add_bias: yt must have shape \(4, 2\) and b 4 elements"):
+        _ops.transpose_add_bias(numpy.ones((4, 2), f32), numpy.ones(3, f32), numpy.ones((2, 4), f32))
+    with pytest.raises(TypeError, match=r"chainer_cpu_kernels.transpose_add_bias takes 3 arguments, got 2"):
+        _ops.transpose_add_bias(numpy.ones((4, 2), f32), None)

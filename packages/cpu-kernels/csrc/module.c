@@ -199,6 +199,9 @@ static PyMethodDef methods[] = {
     {"embed_id_backward", (PyCFunction)(void (*)(void))ck_embed_id_backward, METH_FASTCALL,
      "embed_id_backward(ids, gy, ignore_label, gW) -> bool\n\ngW = the rows of gy added at the rows their ids name "
      "(see chainer.backends.cpu_kernels.SLOTS)."},
+    {"transpose_add_bias", (PyCFunction)(void (*)(void))ck_transpose_add_bias, METH_FASTCALL,
+     "transpose_add_bias(yt, b, y) -> bool\n\ny = yt.T + b (b None: the transposed copy), cache-blocked (see "
+     "chainer.backends.cpu_kernels.SLOTS)."},
     {NULL, NULL, 0, NULL},
 };
 

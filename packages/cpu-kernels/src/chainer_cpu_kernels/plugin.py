@@ -22,6 +22,7 @@ KERNELS: dict[str, Callable[..., bool]] = {
     "softmax_cross_entropy_forward": _ops.softmax_cross_entropy_forward,
     "softmax_cross_entropy_backward": _ops.softmax_cross_entropy_backward,
     "embed_id_backward": _ops.embed_id_backward,
+    "transpose_add_bias": _ops.transpose_add_bias,
 }
 """Slot name -> the compiled kernel registered for it."""
 

@@ -99,6 +99,10 @@ SLOTS: dict[str, str] = {
         "added to row ids[r], skipping ids equal to ignore_label (an int, or None); bit for bit numpy.add.at. "
         "Must decline an id outside [0, V) that is not ignore_label."
     ),
+    "transpose_add_bias": (
+        "transpose_add_bias(yt, b, y) -> bool: y = yt.T + b for yt (O, B), y (B, O) and b (O,) or None (then "
+        "the transposed copy), all of one float dtype; bit for bit NumPy's (one addition per element)."
+    ),
 }
 """Slot name -> the call a kernel for it receives and what it must do."""
 
