@@ -5,10 +5,11 @@ over large arrays where one compiled loop would do (an optimizer update, say). A
 such as the ``chainer-cpu-kernels`` distribution, may provide such loops under the *slot*
 names of :data:`SLOTS`; the code behind each slot asks :func:`get` for the kernel and runs
 its NumPy code when there is none, or when the kernel declines the arguments by returning
-``False``. Results must match the NumPy code up to floating-point rounding, except where
+``False`` (``-1`` for ``softmax_cross_entropy_forward``, which returns a count). Results must match the NumPy code up to floating-point rounding, except where
 a slot's contract says otherwise (the max pooling backward writes a plain zero wherever
 no index names an element, where NumPy's masked product can leave -0, or NaN from a
-non-finite ``gy``).
+non-finite ``gy``; the LSTM and softmax cross-entropy kernels compute their exponentials
+within a few ulp of NumPy's and say their tolerance).
 
 Kernels receive NumPy arrays that core has already validated (shapes agree, the arrays the
 kernel writes are its own state or the parameter) and Python floats for the scalars. A
@@ -110,7 +111,7 @@ SLOTS: dict[str, str] = {
 def fits_int64(value: Any) -> bool:
     """Whether ``value`` is an int (Python's or NumPy's) that a kernel can take as a C
     ``int64`` (an ``ignore_label``, say); other values leave the call to NumPy."""
-    return isinstance(value, (int, numpy.integer)) and -(2**63) <= value < 2**63
+    return isinstance(value, (int, numpy.integer)) and bool(-(2**63) <= value < 2**63)
 
 
 def _make_kernel_entry(slot: str, function: Callable[..., bool]) -> tuple[str, Callable[..., bool]]:
