@@ -753,21 +753,31 @@ def fuzz_softmax_cross_entropy(rs, counts):
             raise Refused(ValueError)
         return "done"
 
-    def contract():
+    def inputs_contract():
+        """Both kernels' checks of x, t and the class weights: x's shape, or DECLINED."""
         int64_contract(ignore, False)
         if not (f32_matrix_ok(x) and t_ok and (cw is None or (cw.ok and cw.dtype == numpy.float32))):
             return DECLINED
         n, c = x.shape
         if t_shape[0] != n or (cw is not None and cw.shape[0] != c):
             raise Refused(ValueError)
-        if y is not None and output_contract(y, (n, c)) == DECLINED:
-            return DECLINED
-        if output_contract(loss, (n,)) == DECLINED:
-            return DECLINED
+        return n, c
+
+    def labels_contract(n, c):
         labels = t_values.ravel()
         if ((labels != ignore) & ((labels < 0) | (labels >= c))).any() or (c == 0 and n > 0):
             return DECLINED
         return "done"
+
+    def contract():
+        shape = inputs_contract()
+        if shape == DECLINED:
+            return DECLINED
+        if y is not None and output_contract(y, shape) == DECLINED:
+            return DECLINED
+        if output_contract(loss, shape[:1]) == DECLINED:
+            return DECLINED
+        return labels_contract(*shape)
 
     args = (x.obj, t, ignore, None if cw is None else cw.obj, None if y is None else y.obj, loss.obj)
     before = loss.values()
@@ -801,22 +811,14 @@ def fuzz_softmax_cross_entropy(rs, counts):
 
     def backward_contract():
         real_contract([coeff])
-        int64_contract(ignore, False)
-        if not (f32_matrix_ok(x) and t_ok and (cw is None or (cw.ok and cw.dtype == numpy.float32))):
+        shape = inputs_contract()
+        if shape == DECLINED or not (gy.ok and gy.dtype == numpy.float32):
             return DECLINED
-        n, c = x.shape
-        if t_shape[0] != n or (cw is not None and cw.shape[0] != c):
+        if math.prod(gy.shape) != 1 and gy.shape != shape[:1]:
             raise Refused(ValueError)
-        if not (gy.ok and gy.dtype == numpy.float32):
+        if output_contract(gx, shape) == DECLINED:
             return DECLINED
-        if math.prod(gy.shape) != 1 and gy.shape != (n,):
-            raise Refused(ValueError)
-        if output_contract(gx, (n, c)) == DECLINED:
-            return DECLINED
-        labels = t_values.ravel()
-        if ((labels != ignore) & ((labels < 0) | (labels >= c))).any() or (c == 0 and n > 0):
-            return DECLINED
-        return "done"
+        return labels_contract(*shape)
 
     args = (x.obj, t, ignore, None if cw is None else cw.obj, gy.obj, coeff, gx.obj)
     before = gx.values()
