@@ -10,10 +10,13 @@ Two models:
 - ``nstep``: ``L.NStepLSTM`` over the whole sequences (PyTorch: ``nn.LSTM``), one loss
   over all 700 predictions.
 
-    python benchmarks/lstm.py            [--profile [cell|nstep]]
+    python benchmarks/lstm.py            [--profile [cell|nstep]] [--cpu-time]
 
 Each side is timed in fresh processes, ours and PyTorch's in alternation
-(``_timing.fresh_process_best``); milliseconds per training step.
+(``_timing.fresh_process_best``); milliseconds per training step. ``--cpu-time`` times
+with the process's CPU time instead of the wall clock: with one BLAS thread
+(``OPENBLAS_NUM_THREADS=1``; PyTorch then gets one too) that is the work of a step, which
+other processes on a busy machine do not inflate the way they do wall time.
 """
 
 from __future__ import annotations
@@ -133,12 +136,13 @@ def torch_setup(model_name: str) -> Callable[[Any], Callable[[], None]]:
     return setup
 
 
-def run() -> dict[str, float | None]:
+def run(cpu_time: bool = False) -> dict[str, float | None]:
     """Milliseconds per step of each model, ours and PyTorch's, each measured in fresh
     processes in alternation (``_timing.fresh_process_best``)."""
     result: dict[str, float | None] = {}
     for model_name in MODELS:
-        best = _timing.fresh_process_best("lstm.py", rounds=3, extra=("--model", model_name))
+        extra = ("--model", model_name) + (("--cpu-time",) if cpu_time else ())
+        best = _timing.fresh_process_best("lstm.py", rounds=3, extra=extra)
         theirs = best.get("torch")
         result[f"chainer_{model_name}_ms_per_step"] = best["ours"] * 1e3
         result[f"torch_{model_name}_ms_per_step"] = None if theirs is None else theirs * 1e3
@@ -165,11 +169,13 @@ def main(argv: list[str]) -> int:
         rest = argv[argv.index("--profile") + 1 :]
         profile(rest[0] if rest and rest[0] in MODELS else model_name)
         return 0
+    cpu_time = "--cpu-time" in argv
     if "--side" in argv:
         side = argv[argv.index("--side") + 1]
-        _timing.print_side(side, chainer_setup(model_name), torch_setup(model_name), number=2)
+        clock = time.process_time if cpu_time else time.perf_counter
+        _timing.print_side(side, chainer_setup(model_name), torch_setup(model_name), number=2, clock=clock)
         return 0
-    result = run()
+    result = run(cpu_time)
     for model_name in MODELS:
         ours, theirs = result[f"chainer_{model_name}_ms_per_step"], result[f"torch_{model_name}_ms_per_step"]
         line = f"{model_name}: chainer {ours:.2f} ms/step"

@@ -565,6 +565,310 @@ def fuzz_momentum(rs, counts):
         close(_array(arrays[0]).ravel(), p + v, arrays[0].dtype, "momentum_sgd")
 
 
+# -- the LSTM cell, softmax cross entropy, the embedding gradient ----------------------------
+
+
+def f32_matrix_ok(arg):
+    """The LSTM and softmax cross-entropy kernels take C-contiguous float32 matrices only."""
+    return arg.ok and arg.dtype == numpy.float32 and len(arg.shape) == 2
+
+
+def draw_matrix_shape(rs, rows, cols):
+    """(rows, cols) mostly; sometimes off by one somewhere, or of another rank."""
+    r = rs.rand()
+    if r < 0.06:
+        return (rows + 1, cols)
+    if r < 0.12:
+        return (rows, cols + 1)
+    if r < 0.15:
+        return (rows, cols, 1)
+    return (rows, cols)
+
+
+def finite_close(got, want, kernel, rtol=2e-5):
+    """``got`` within ``rtol`` of the float64 reference where that is finite (non-finite
+    inputs go through clamped exponentials whose limits the direct tests check)."""
+    got, want = numpy.asarray(got, numpy.float64), numpy.asarray(want, numpy.float64)
+    finite = numpy.isfinite(want) & (numpy.abs(want) < 1e30)
+    scale = numpy.max(numpy.abs(want[finite]), initial=1.0)
+    if got.shape != want.shape or not numpy.allclose(got[finite], want[finite], rtol=rtol, atol=rtol * scale):
+        raise Mismatch(f"{kernel} differs from the float64 formula:\n{got}\nwant\n{want}")
+
+
+def _sigmoid64(v):
+    with numpy.errstate(all="ignore"):
+        return 1 / (1 + numpy.exp(-v))
+
+
+def fuzz_lstm(rs, counts):
+    rows = int(rs.choice([0, 1, 2, 5]))
+    batch = int(rs.randint(0, rows + 1)) if rs.rand() < 0.95 else rows + 1
+    units = int(rs.choice([0, 1, 2, 3, 7, 33]))
+    dtype = numpy.float32 if rs.rand() < 0.8 else draw_dtypes(rs, 1)[0]
+    shapes = {
+        "c_prev": draw_matrix_shape(rs, rows, units),
+        "x": draw_matrix_shape(rs, batch, 4 * units),
+        "c": draw_matrix_shape(rs, rows, units),
+        "h": draw_matrix_shape(rs, batch, units),
+        "gc": draw_matrix_shape(rs, rows, units),
+        "gh": draw_matrix_shape(rs, batch, units),
+        "gc_prev": draw_matrix_shape(rs, rows, units),
+        "gx": draw_matrix_shape(rs, batch, 4 * units),
+    }
+    # Taken as read-only arrays here; the contract asks the written ones to be writable.
+    a = {k: make_arg(rs, s, dtype if rs.rand() < 0.97 else numpy.float64, False, odd=0.05) for k, s in shapes.items()}
+
+    def writable(arg):
+        obj = arg.obj
+        return not obj.readonly if isinstance(obj, memoryview) else obj.flags.writeable
+
+    def contract(names, expected):
+        written = names[2:4] if len(names) == 4 else names[5:]
+        if not all(f32_matrix_ok(a[k]) for k in names) or not all(writable(a[k]) for k in written):
+            return DECLINED
+        B, H = a["c_prev"].shape
+        b, four_h = a["x"].shape
+        if b > B or four_h != 4 * H:
+            raise Refused(ValueError)
+        for k in names[2:]:
+            if a[k].shape != expected(B, b, H)[k]:
+                raise Refused(ValueError)
+        return "done"
+
+    def expected(B, b, H):
+        return {"c": (B, H), "h": (b, H), "gc": (B, H), "gh": (b, H), "gc_prev": (B, H), "gx": (b, 4 * H)}
+
+    forward = ("c_prev", "x", "c", "h")
+    before = {k: v.values() for k, v in a.items()}
+    outcome = run("lstm_forward", tuple(a[k].obj for k in forward), lambda: contract(forward, expected), counts)
+    if outcome == DECLINED:
+        for k in ("c", "h"):
+            same(_array(a[k]), before[k], "lstm_forward", f"wrote {k} while declining")
+    elif outcome is not None:
+        batch = a["x"].shape[0]  # the drawn shape may be off the intended one by a row
+        c_prev, x = before["c_prev"].astype(numpy.float64), before["x"].astype(numpy.float64)
+        with numpy.errstate(all="ignore"):
+            g = [x[:, k::4] for k in range(4)]
+            c_head = numpy.tanh(g[0]) * _sigmoid64(g[1]) + _sigmoid64(g[2]) * c_prev[:batch]
+            finite_close(_array(a["c"])[:batch], c_head, "lstm_forward")
+            same(_array(a["c"])[batch:], before["c_prev"][batch:], "lstm_forward", "changed the finished rows")
+            finite_close(_array(a["h"]), _sigmoid64(g[3]) * numpy.tanh(c_head), "lstm_forward")
+    backward = ("c_prev", "x", "c", "gc", "gh", "gc_prev", "gx")
+    outcome = run("lstm_backward", tuple(a[k].obj for k in backward), lambda: contract(backward, expected), counts)
+    if outcome == DECLINED:
+        for k in ("gc_prev", "gx"):
+            same(_array(a[k]), before[k], "lstm_backward", f"wrote {k} while declining")
+    elif outcome is not None:
+        batch = a["x"].shape[0]
+        same(
+            _array(a["gc_prev"])[batch:], before["gc"][batch:], "lstm_backward", "did not pass gc to the finished rows"
+        )
+
+
+def draw_ids(rs, shape, low, high):
+    """Int ids mostly (int32/int64, odd layouts sometimes), else another dtype."""
+    dtype = [numpy.int32, numpy.int64][rs.randint(2)] if rs.rand() < 0.95 else numpy.float32
+    ids = rs.randint(low, high + 1, size=shape).astype(dtype)
+    kind = rs.choice(["plain", "strided", "memoryview", "list", "read-only"], p=[0.85, 0.04, 0.04, 0.03, 0.04])
+    if kind == "strided" and ids.ndim and ids.shape[-1]:
+        wide = numpy.zeros(ids.shape[:-1] + (2 * ids.shape[-1],), dtype)
+        wide[..., ::2] = ids
+        ids = wide[..., ::2]
+    elif kind == "memoryview":
+        return memoryview(ids), dtype != numpy.float32, ids
+    elif kind == "list":
+        return ids.tolist(), False, ids
+    elif kind == "read-only":
+        ids.flags.writeable = False
+    return ids, dtype != numpy.float32 and ids.flags.c_contiguous, ids
+
+
+def draw_ignore(rs, allow_none):
+    r = rs.rand()
+    if r < 0.4 and allow_none:
+        return None
+    if r < 0.95:
+        return int(rs.randint(-2, 4))
+    return [2**63, -(2**63) - 1, "1", 1.5][rs.randint(4)]
+
+
+def int64_contract(value, allow_none):
+    if value is None and allow_none:
+        return
+    if not isinstance(value, int) or not -(2**63) <= value < 2**63:
+        raise Refused(TypeError)
+
+
+def fuzz_embed(rs, counts):
+    vocab, units = int(rs.choice([0, 1, 3, 6])), int(rs.choice([0, 1, 2, 5]))
+    ids_shape = tuple(int(v) for v in rs.choice([0, 1, 2, 4], size=rs.randint(0, 3)))
+    ids, ids_ok, ids_values = draw_ids(rs, ids_shape, -1 if rs.rand() < 0.1 else 0, max(vocab - (rs.rand() < 0.9), 0))
+    n = math.prod(ids_shape)
+    dtype = draw_dtypes(rs, 1)[0]
+    gy = make_arg(rs, (n * units + (rs.rand() < 0.05),), dtype, False, odd=0.05)
+    gW = make_arg(
+        rs, draw_matrix_shape(rs, vocab, units) if rs.rand() < 0.95 else (vocab * units,), dtype, True, odd=0.05
+    )
+    ignore = draw_ignore(rs, True)
+    before = gW.values()
+
+    def contract():
+        int64_contract(ignore, True)
+        if not (ids_ok and gy.ok and gW.ok and gy.dtype == gW.dtype and len(gW.shape) == 2):
+            return DECLINED
+        if math.prod(gy.shape) != n * gW.shape[1]:
+            raise Refused(ValueError)
+        kept = ids_values.ravel()[ids_values.ravel() != ignore]
+        if kept.size and (kept.min() < 0 or kept.max() >= gW.shape[0]):
+            return DECLINED
+        return "done"
+
+    outcome = run("embed_id_backward", (ids, gy.obj, ignore, gW.obj), contract, counts)
+    if outcome == DECLINED:
+        same(_array(gW), before, "embed_id_backward", "wrote gW while declining")
+    elif outcome is not None:
+        want = numpy.zeros(gW.shape, gW.dtype)
+        flat, rows = ids_values.ravel(), gy.values().reshape(n, gW.shape[1])
+        numpy.add.at(want, flat[flat != ignore], rows[flat != ignore])
+        same(_array(gW), want, "embed_id_backward", "differs from numpy.add.at")
+
+
+def fuzz_softmax_cross_entropy(rs, counts):
+    rows, classes = int(rs.choice([0, 1, 3, 20])), int(rs.choice([0, 1, 2, 17, 40]))
+    dtype = numpy.float32 if rs.rand() < 0.85 else draw_dtypes(rs, 1)[0]
+    x = make_arg(rs, draw_matrix_shape(rs, rows, classes), dtype, False, odd=0.05)
+    t_shape = (rows + (rs.rand() < 0.04),) if rs.rand() < 0.97 else (rows, 1)
+    ignore = draw_ignore(rs, False)
+    t, t_ok, t_values = draw_ids(rs, t_shape, -1, max(classes - (rs.rand() < 0.9), 0))
+    t_ok = t_ok and len(t_shape) == 1
+    weighted = rs.rand() < 0.3
+    cw = make_arg(rs, (classes + (rs.rand() < 0.05),), dtype, False, odd=0.05) if weighted else None
+    y = make_arg(rs, draw_matrix_shape(rs, rows, classes), dtype, True, odd=0.05) if rs.rand() < 0.7 else None
+    loss = make_arg(rs, (rows + (rs.rand() < 0.04),), dtype, True, odd=0.05)
+
+    def output_contract(arg, shape):
+        if not (arg.ok and arg.dtype == numpy.float32):
+            return DECLINED
+        if arg.shape != shape:
+            raise Refused(ValueError)
+        return "done"
+
+    def inputs_contract():
+        """Both kernels' checks of x, t and the class weights: x's shape, or DECLINED."""
+        int64_contract(ignore, False)
+        if not (f32_matrix_ok(x) and t_ok and (cw is None or (cw.ok and cw.dtype == numpy.float32))):
+            return DECLINED
+        n, c = x.shape
+        if t_shape[0] != n or (cw is not None and cw.shape[0] != c):
+            raise Refused(ValueError)
+        return n, c
+
+    def labels_contract(n, c):
+        labels = t_values.ravel()
+        if ((labels != ignore) & ((labels < 0) | (labels >= c))).any() or (c == 0 and n > 0):
+            return DECLINED
+        return "done"
+
+    def contract():
+        shape = inputs_contract()
+        if shape == DECLINED:
+            return DECLINED
+        if y is not None and output_contract(y, shape) == DECLINED:
+            return DECLINED
+        if output_contract(loss, shape[:1]) == DECLINED:
+            return DECLINED
+        return labels_contract(*shape)
+
+    args = (x.obj, t, ignore, None if cw is None else cw.obj, None if y is None else y.obj, loss.obj)
+    before = loss.values()
+    outcome = run(
+        "softmax_cross_entropy_forward",
+        args,
+        contract,
+        counts,
+        call=lambda *a: _ops.softmax_cross_entropy_forward(*a) >= 0,
+    )
+    if outcome == DECLINED:
+        same(_array(loss), before, "softmax_cross_entropy_forward", "wrote loss while declining")
+    elif outcome is not None:
+        xv = x.values().astype(numpy.float64)
+        with numpy.errstate(all="ignore"):
+            z = xv - xv.max(axis=1, keepdims=True, initial=-numpy.inf)
+            log_y = z - numpy.log(numpy.exp(z).sum(axis=1, keepdims=True))
+        labels = t_values.ravel()
+        valid = labels != ignore
+        index = numpy.where(valid, labels, 0)
+        # An ignored row has label 0 and weight w * 0 (NaN for a NaN weight), as in the NumPy code.
+        w = numpy.ones(rows) if cw is None else cw.values().astype(numpy.float64)[index]
+        want = -log_y[numpy.arange(rows), index] * (w * valid) if rows else numpy.zeros(0)
+        finite_close(_array(loss), want, "softmax_cross_entropy_forward")
+        if y is not None:
+            finite_close(_array(y), numpy.exp(log_y), "softmax_cross_entropy_forward")
+    # The backward, on x in place of the softmax (the kernel takes any float32 rows).
+    gy = make_arg(rs, (() if rs.rand() < 0.5 else (rows + (rs.rand() < 0.05),)), dtype, False, odd=0.05)
+    coeff = draw_scalar(rs)
+    gx = make_arg(rs, draw_matrix_shape(rs, rows, classes), dtype, True, odd=0.05)
+
+    def backward_contract():
+        real_contract([coeff])
+        shape = inputs_contract()
+        if shape == DECLINED or not (gy.ok and gy.dtype == numpy.float32):
+            return DECLINED
+        if math.prod(gy.shape) != 1 and gy.shape != shape[:1]:
+            raise Refused(ValueError)
+        if output_contract(gx, shape) == DECLINED:
+            return DECLINED
+        return labels_contract(*shape)
+
+    args = (x.obj, t, ignore, None if cw is None else cw.obj, gy.obj, coeff, gx.obj)
+    before = gx.values()
+    outcome = run("softmax_cross_entropy_backward", args, backward_contract, counts)
+    if outcome == DECLINED:
+        same(_array(gx), before, "softmax_cross_entropy_backward", "wrote gx while declining")
+    elif outcome is not None:
+        xv = x.values().astype(numpy.float64)
+        labels = t_values.ravel()
+        valid = labels != ignore
+        index = numpy.where(valid, labels, 0)
+        w = numpy.ones(rows) if cw is None else cw.values().astype(numpy.float64)[index]
+        scale = (
+            numpy.broadcast_to(gy.values().astype(numpy.float64).ravel(), (rows,)) * numpy.float32(coeff) * (w * valid)
+        )
+        with numpy.errstate(all="ignore"):
+            want = xv * scale[:, None]
+            want[numpy.arange(rows), index] = (xv[numpy.arange(rows), index] - 1) * scale
+        finite_close(_array(gx), want, "softmax_cross_entropy_backward")
+
+
+def fuzz_transpose_add_bias(rs, counts):
+    rows, cols = int(rs.choice([0, 1, 3, 20])), int(rs.choice([0, 1, 5, 17, 40]))
+    dtypes = draw_dtypes(rs, 3)
+    yt = make_arg(rs, draw_matrix_shape(rs, cols, rows), dtypes[0], False, odd=0.05)
+    b = make_arg(rs, (cols + (rs.rand() < 0.04),), dtypes[1], False, odd=0.05) if rs.rand() < 0.7 else None
+    y = make_arg(rs, draw_matrix_shape(rs, rows, cols), dtypes[2], True, odd=0.05)
+    before = y.values()
+
+    def contract():
+        arrays = [yt, y] + ([] if b is None else [b])
+        if not all(a.ok and a.dtype == yt.dtype for a in arrays):
+            return DECLINED
+        if len(yt.shape) != 2 or len(y.shape) != 2 or (b is not None and len(b.shape) != 1):
+            return DECLINED
+        n, c = y.shape
+        if yt.shape != (c, n) or (b is not None and b.shape[0] != c):
+            raise Refused(ValueError)
+        return "done"
+
+    outcome = run("transpose_add_bias", (yt.obj, None if b is None else b.obj, y.obj), contract, counts)
+    if outcome == DECLINED:
+        same(_array(y), before, "transpose_add_bias", "wrote y while declining")
+    elif outcome is not None:
+        want = numpy.ascontiguousarray(yt.values().T)
+        if b is not None:
+            want += b.values()
+        same(_array(y), want, "transpose_add_bias", "differs from NumPy's yt.T + b")
+
+
 # -- running and checking ------------------------------------------------------------------
 
 
@@ -572,16 +876,17 @@ class Mismatch(AssertionError):
     pass
 
 
-def run(kernel, args, contract, counts):
-    """Call the kernel, compare the outcome with ``contract()``; returns DECLINED, the
-    contract's value for work done (to check the result with), or None (refused)."""
+def run(kernel, args, contract, counts, call=None):
+    """Call the kernel (through ``call`` when its result is not a bool), compare the
+    outcome with ``contract()``; returns DECLINED, the contract's value for work done (to
+    check the result with), or None (refused)."""
     try:
         want = contract()
         want_error = None
     except Refused as refused:
         want, want_error = None, refused.args[0]
     try:
-        got = getattr(_ops, kernel)(*args)
+        got = (call or getattr(_ops, kernel))(*args)
     except Exception as exc:  # every refusal must be clear: checked here
         if want_error is None or type(exc) is not want_error:
             raise Mismatch(
@@ -615,10 +920,14 @@ def close(got, want, dtype, kernel):
 
 def main(first, count):
     kernels = ["im2col", "col2im", "max_pooling_2d_forward", "max_pooling_2d_backward", "relu_backward"]
-    counts = {k: {"done": 0, "declined": 0, "refused": 0} for k in kernels + ["adam", "momentum_sgd"]}
+    kernels += ["adam", "momentum_sgd", "lstm_forward", "lstm_backward", "embed_id_backward"]
+    kernels += ["softmax_cross_entropy_forward", "softmax_cross_entropy_backward", "transpose_add_bias"]
+    counts = {k: {"done": 0, "declined": 0, "refused": 0} for k in kernels}
     numpy.seterr(all="ignore")  # the data holds NaN and infinities on purpose
+    fuzzers = (fuzz_im2col, fuzz_pooling, fuzz_relu, fuzz_optimizers, fuzz_lstm, fuzz_embed)
+    fuzzers += (fuzz_softmax_cross_entropy, fuzz_transpose_add_bias)
     for seed in range(first, first + count):
-        for index, fuzz in enumerate((fuzz_im2col, fuzz_pooling, fuzz_relu, fuzz_optimizers)):
+        for index, fuzz in enumerate(fuzzers):
             rs = numpy.random.RandomState([seed, index])
             try:
                 fuzz(rs, counts)

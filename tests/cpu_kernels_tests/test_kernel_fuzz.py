@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("chainer_cpu_kernels._ops", reason="chainer-cpu-kernels is not installed")
 
 FUZZ = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_kernel_fuzz.py")
-# About 6 s on one core; CHAINER_KERNEL_FUZZ_SEEDS=first:count runs another range.
+# About 12 s on one core; CHAINER_KERNEL_FUZZ_SEEDS=first:count runs another range.
 SEEDS = os.environ.get("CHAINER_KERNEL_FUZZ_SEEDS", "0:4000")
 
 

@@ -11,10 +11,16 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* Hot loops are compiled for AVX2+FMA and for the baseline; the loader picks one. */
+/* Hot loops are compiled for AVX-512F, AVX2 and the baseline; the loader picks the best
+ * the CPU has. By the feature, not "arch=haswell": GCC's resolver takes an arch= clone
+ * only on that very CPU family (__builtin_cpu_is), so AMD's AVX2 processors ran the
+ * baseline loops. AVX-512 matters for the LSTM kernels, whose gates are interleaved: its
+ * two-source permutes de-interleave them, where AVX2 takes 3x as long. No FMA clone: the
+ * extension is ISO C, which keeps a * b + c as two roundings anyway, so every clone gives
+ * the same bits. */
 #if defined(__x86_64__) && defined(__linux__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define CK_CLONES __attribute__((target_clones("arch=haswell", "default")))
+#define CK_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef CK_CLONES
@@ -56,6 +62,9 @@ static inline int ck_mul(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *out)
 }
 
 int ck_acquire(PyObject *obj, ck_array *a, int writable);
+/* A C-contiguous array of int32 or int64 (ids, labels) of any shape: 1 (*is64 set), 0 to
+ * decline (nothing held), -1 with an exception set. */
+int ck_acquire_ints(PyObject *obj, Py_buffer *view, int *is64);
 void ck_release(ck_array *a);
 /* Release every acquired array of `arrays` (those with a non-NULL buffer object). */
 void ck_release_all(ck_array *arrays, int n);
@@ -78,5 +87,11 @@ PyObject *ck_max_pooling_2d_backward(PyObject *self, PyObject *const *args, Py_s
 PyObject *ck_relu_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_im2col(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_col2im(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_lstm_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_lstm_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_softmax_cross_entropy_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_softmax_cross_entropy_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_embed_id_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_transpose_add_bias(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -54,6 +54,30 @@ int ck_acquire(PyObject *obj, ck_array *a, int writable)
     return 1;
 }
 
+int ck_acquire_ints(PyObject *obj, Py_buffer *view, int *is64)
+{
+    view->obj = NULL;
+    if (!PyObject_CheckBuffer(obj))
+        return 0;
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        PyErr_Clear();
+        view->obj = NULL;
+        return 0;
+    }
+    const char *f = view->format == NULL ? "B" : view->format;
+    if (f[0] == '<' || f[0] == '=' || f[0] == '@')
+        f++;
+    const int ok = f[0] != '\0' && f[1] == '\0' && (f[0] == 'i' || f[0] == 'l' || f[0] == 'q') &&
+                   (view->itemsize == 4 || view->itemsize == 8) && consistent_shape(view);
+    if (!ok) {
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return 0;
+    }
+    *is64 = view->itemsize == 8;
+    return 1;
+}
+
 void ck_release(ck_array *a)
 {
     if (a->view.obj != NULL)
@@ -159,6 +183,25 @@ static PyMethodDef methods[] = {
     {"col2im", (PyCFunction)(void (*)(void))ck_col2im, METH_FASTCALL,
      "col2im(col, ksize, stride, pad, dilate, outsize, img) -> bool\n\nimg = the sum of the patches of col at their "
      "places (the adjoint of im2col)."},
+    {"lstm_forward", (PyCFunction)(void (*)(void))ck_lstm_forward, METH_FASTCALL,
+     "lstm_forward(c_prev, x, c, h) -> bool\n\nOne LSTM step, the gates of x interleaved per unit, into c and h "
+     "(see chainer.backends.cpu_kernels.SLOTS)."},
+    {"lstm_backward", (PyCFunction)(void (*)(void))ck_lstm_backward, METH_FASTCALL,
+     "lstm_backward(c_prev, x, c, gc, gh, gc_prev, gx) -> bool\n\nThe gradients of lstm_forward into gc_prev and gx "
+     "(see chainer.backends.cpu_kernels.SLOTS)."},
+    {"softmax_cross_entropy_forward", (PyCFunction)(void (*)(void))ck_softmax_cross_entropy_forward, METH_FASTCALL,
+     "softmax_cross_entropy_forward(x, t, ignore_label, class_weight, y, loss) -> int\n\nThe loss of each row "
+     "and the softmax, one pass per row; the count of rows not ignored, or -1 to decline (see "
+     "chainer.backends.cpu_kernels.SLOTS)."},
+    {"softmax_cross_entropy_backward", (PyCFunction)(void (*)(void))ck_softmax_cross_entropy_backward, METH_FASTCALL,
+     "softmax_cross_entropy_backward(y, t, ignore_label, class_weight, gy, coeff, gx) -> bool\n\nThe gradient of "
+     "the loss from the softmax y, into gx (see chainer.backends.cpu_kernels.SLOTS)."},
+    {"embed_id_backward", (PyCFunction)(void (*)(void))ck_embed_id_backward, METH_FASTCALL,
+     "embed_id_backward(ids, gy, ignore_label, gW) -> bool\n\ngW = the rows of gy added at the rows their ids name "
+     "(see chainer.backends.cpu_kernels.SLOTS)."},
+    {"transpose_add_bias", (PyCFunction)(void (*)(void))ck_transpose_add_bias, METH_FASTCALL,
+     "transpose_add_bias(yt, b, y) -> bool\n\ny = yt.T + b (b None: the transposed copy), cache-blocked (see "
+     "chainer.backends.cpu_kernels.SLOTS)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -46,12 +46,27 @@ class TestEmbedID(testing.FunctionTestCase):
         return ((one_hot @ W.astype(numpy.float64)).astype(self.dtype),)
 
 
-def test_repeated_ids_accumulate_gradient():
+def test_repeated_ids_accumulate_gradient(cpu_code):
     W = chainer.Variable(numpy.zeros((3, 2), numpy.float32))
     y = F.embed_id(numpy.array([2, 2, 0, 2], numpy.int32), W)
     y.grad = numpy.ones((4, 2), numpy.float32)
     y.backward()
     numpy.testing.assert_array_equal(W.grad, [[1, 1], [0, 0], [3, 3]])
+
+
+@pytest.mark.parametrize("ignore_label", [None, 1, -1])
+def test_ignored_ids_get_no_gradient(ignore_label, cpu_code):
+    ids = numpy.array([[1, 0 if ignore_label is None else ignore_label], [2, 1]], numpy.int32)
+    W = chainer.Variable(numpy.zeros((3, 2), numpy.float32))
+    y = F.embed_id(ids, W, ignore_label=ignore_label)
+    gy = numpy.arange(8, dtype=numpy.float32).reshape(2, 2, 2)
+    y.grad = gy
+    y.backward()
+    want = numpy.zeros((3, 2), numpy.float32)
+    for index in numpy.ndindex(ids.shape):
+        if ids[index] != ignore_label:
+            want[ids[index]] += gy[index]
+    numpy.testing.assert_array_equal(W.grad, want)
 
 
 def test_rejects_out_of_range_ids():
@@ -74,7 +89,7 @@ def test_rejects_non_matrix_weight():
 
 @pytest.mark.parametrize("n_ids, vocab", [(20, 1000), (700, 50), (40, 3), (1, 1)])
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
-def test_weight_gradient_adds_rows_of_repeated_ids_in_order(n_ids, vocab, dtype):
+def test_weight_gradient_adds_rows_of_repeated_ids_in_order(n_ids, vocab, dtype, cpu_code):
     # The gradient of W adds the output gradient rows of each id in the order the ids
     # occur: bit for bit the sum written out below (with many repeats of one id too).
     rng = numpy.random.default_rng(n_ids)
@@ -90,3 +105,5 @@ def test_weight_gradient_adds_rows_of_repeated_ids_in_order(n_ids, vocab, dtype)
         expected[row] = expected[row] + gy[i]
     assert W.grad.dtype == dtype
     assert W.grad.tobytes() == expected.tobytes()
+    if cpu_code is not None:
+        assert cpu_code["embed_id_backward"] == (dtype != numpy.float16)  # float16 is NumPy's

@@ -33,7 +33,7 @@ def test_bias_of_another_float_dtype_is_an_invalid_type(b_dtype):
 
 @pytest.mark.parametrize("batch", [1, 20, 64, 65, 300])
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64])
-def test_forward_of_small_and_large_batches(batch, dtype):
+def test_forward_of_small_and_large_batches(batch, dtype, cpu_code):
     # Small batches are computed as (W x^T)^T (faster with OpenBLAS); either way the
     # result is x W^T + b in C order, within the dtype's rounding of a float64 reference.
     rng = numpy.random.default_rng(batch)
@@ -48,12 +48,18 @@ def test_forward_of_small_and_large_batches(batch, dtype):
 
 
 @pytest.mark.parametrize("batch, n_out", [(1, 200), (20, 1000), (64, 256), (7, 8)])
-def test_float32_forward_is_numpys_product_bit_for_bit(batch, n_out):
-    # The small-batch form of the product must not change a float32 result by one bit.
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_float32_forward_is_numpys_product_bit_for_bit(batch, n_out, with_bias, cpu_code):
+    # The small-batch form of the product (and the compiled transposed copy with the bias)
+    # must not change a float32 result by one bit.
     rng = numpy.random.default_rng(n_out)
     x = rng.standard_normal((batch, 200)).astype(numpy.float32)
     W = rng.standard_normal((n_out, 200)).astype(numpy.float32)
-    b = rng.standard_normal(n_out).astype(numpy.float32)
+    b = rng.standard_normal(n_out).astype(numpy.float32) if with_bias else None
     expected = x.dot(W.T)
-    expected += b
-    assert F.linear(x, W, b).array.tobytes() == expected.tobytes()
+    if with_bias:
+        expected += b
+    y = F.linear(x, W, b).array
+    assert y.flags.c_contiguous and y.tobytes() == expected.tobytes()
+    if cpu_code is not None:
+        assert cpu_code["transpose_add_bias"] == 1

@@ -39,25 +39,9 @@ def _tolerances(dtype):
     return {"atol": 1e-5, "rtol": 1e-4}, {"atol": 1e-3, "rtol": 1e-3}
 
 
-@testing.parameterize(
-    *testing.product_dict(
-        [
-            {"shape": (4, 3), "reduce": "mean", "normalize": True, "weighted": False, "cache_score": True},
-            {"shape": (4, 3), "reduce": "mean", "normalize": False, "weighted": True, "cache_score": True},
-            {"shape": (4, 3), "reduce": "no", "normalize": True, "weighted": True, "cache_score": False},
-            {"shape": (2, 3, 2, 2), "reduce": "mean", "normalize": True, "weighted": True, "cache_score": False},
-            {"shape": (2, 3, 2), "reduce": "no", "normalize": False, "weighted": False, "cache_score": True},
-        ],
-        [
-            {"ignore_label": -1, "with_ignored": True},
-            {"ignore_label": 2, "with_ignored": True},
-            {"ignore_label": -1, "with_ignored": False},
-        ],
-        [{"dtype": d} for d in DTYPES],
-    )
-)
-@testing.inject_backend_tests(None, BACKENDS)
-class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
+class _SoftmaxCrossEntropyChecks(testing.FunctionTestCase):
+    __test__ = False  # the parameterized subclasses below are the tests
+
     def setUp(self):
         self.check_forward_options, self.check_backward_options = _tolerances(self.dtype)
         self.check_double_backward_options = self.check_backward_options
@@ -94,6 +78,61 @@ class TestSoftmaxCrossEntropy(testing.FunctionTestCase):
         x, t = inputs
         expected = _reference(x, t, self.normalize, self.class_weight, self.ignore_label, self.reduce)
         return (expected.astype(self.dtype),)
+
+
+@testing.parameterize(
+    *testing.product_dict(
+        [
+            {"shape": (4, 3), "reduce": "mean", "normalize": True, "weighted": False, "cache_score": True},
+            {"shape": (4, 3), "reduce": "mean", "normalize": False, "weighted": True, "cache_score": True},
+            {"shape": (4, 3), "reduce": "no", "normalize": True, "weighted": True, "cache_score": False},
+            {"shape": (2, 3, 2, 2), "reduce": "mean", "normalize": True, "weighted": True, "cache_score": False},
+            {"shape": (2, 3, 2), "reduce": "no", "normalize": False, "weighted": False, "cache_score": True},
+        ],
+        [
+            {"ignore_label": -1, "with_ignored": True},
+            {"ignore_label": 2, "with_ignored": True},
+            {"ignore_label": -1, "with_ignored": False},
+        ],
+        [{"dtype": d} for d in DTYPES],
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestSoftmaxCrossEntropy(_SoftmaxCrossEntropyChecks):
+    __test__ = True  # (inherited False would hide the class from pytest)
+
+
+@testing.parameterize(
+    *testing.product_dict(
+        [
+            {"shape": (4, 3), "reduce": "mean", "normalize": True, "weighted": False, "cache_score": True},
+            {"shape": (5, 7), "reduce": "mean", "normalize": False, "weighted": True, "cache_score": True},
+            {"shape": (4, 3), "reduce": "no", "normalize": True, "weighted": True, "cache_score": True},
+            {"shape": (3, 20), "reduce": "no", "normalize": True, "weighted": False, "cache_score": False},
+        ],
+        [
+            {"ignore_label": -1, "with_ignored": True},
+            {"ignore_label": 2, "with_ignored": True},
+            {"ignore_label": -1, "with_ignored": False},
+        ],
+        [{"dtype": numpy.float32}],
+    )
+)
+@testing.inject_backend_tests(None, [{}])
+class TestSoftmaxCrossEntropyCompiled(_SoftmaxCrossEntropyChecks):
+    """The same checks with the compiled kernels of chainer-cpu-kernels (float32 rows,
+    C-contiguous: the kernels decline the rest); the backward kernel needs the cached
+    softmax, and the second order goes through SoftmaxCrossEntropyGrad's differentiable ops."""
+
+    __test__ = True
+    contiguous = "C"
+
+    @pytest.fixture(autouse=True)
+    def _compiled(self, request, compiled_cpu_kernels):
+        yield
+        assert compiled_cpu_kernels["softmax_cross_entropy_forward"] > 0
+        if self.cache_score and not request.node.name.startswith("test_forward"):
+            assert compiled_cpu_kernels["softmax_cross_entropy_backward"] > 0
 
 
 @testing.parameterize(
@@ -182,7 +221,7 @@ def test_ignored_positions_get_zero_gradient_and_are_not_counted():
     numpy.testing.assert_allclose(x.grad[0], expected / 2, rtol=1e-12)
 
 
-def test_all_ignored_gives_zero_loss_and_gradient():
+def test_all_ignored_gives_zero_loss_and_gradient(cpu_code):
     x = chainer.Variable(numpy.ones((2, 3), numpy.float32))
     loss = F.softmax_cross_entropy(x, numpy.array([-1, -1], numpy.int32))
     loss.backward()
@@ -191,7 +230,7 @@ def test_all_ignored_gives_zero_loss_and_gradient():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_large_logits_do_not_overflow(dtype):
+def test_large_logits_do_not_overflow(dtype, cpu_code):
     big = 60000 if dtype == numpy.float16 else 1e30
     x = chainer.Variable(numpy.array([[big, 0.0], [0.0, big]], dtype))
     loss = F.softmax_cross_entropy(x, numpy.array([0, 0], numpy.int32), reduce="no")
@@ -227,7 +266,7 @@ def test_rejects_wrong_dtypes():
 
 
 @pytest.mark.parametrize("label", [3, -2, 100])
-def test_rejects_out_of_range_labels(label):
+def test_rejects_out_of_range_labels(label, cpu_code):
     with pytest.raises(
         ValueError, match=rf"softmax_cross_entropy: every label of t must be in \[0, 3\).*found {label}"
     ):
@@ -268,7 +307,7 @@ def test_soft_target_of_another_float_dtype(t_dtype, soft_target_loss):
 
 
 @pytest.mark.parametrize("cache_score", [True, False])
-def test_cached_softmax_is_exposed_as_y(cache_score):
+def test_cached_softmax_is_exposed_as_y(cache_score, cpu_code):
     x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32)
     t = numpy.array([0, 1, 2, 1], numpy.int32)
     loss = F.softmax_cross_entropy(chainer.Variable(x), t, cache_score=cache_score)
@@ -278,3 +317,34 @@ def test_cached_softmax_is_exposed_as_y(cache_score):
         numpy.testing.assert_allclose(y, e / e.sum(axis=1, keepdims=True), rtol=1e-6)
     else:
         assert y is None
+
+
+@pytest.mark.parametrize("ignore_label", [-1, 3])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_compiled_loss_agrees_with_numpy_code(ignore_label, weighted, compiled_cpu_kernels):
+    # The loss of benchmarks/lstm.py's step (20 rows, 1000 classes), both codes on the same
+    # inputs, with the lazily derived labels of the kernel path feeding double backprop.
+    rng = numpy.random.default_rng(7)
+    x = (rng.standard_normal((20, 1000)) * 3).astype(numpy.float32)
+    t = rng.integers(0, 1000, 20).astype(numpy.int32)
+    t[::4] = ignore_label
+    class_weight = rng.uniform(0.5, 2, 1000).astype(numpy.float32) if weighted else None
+    ggx = rng.standard_normal(x.shape).astype(numpy.float32)
+
+    def run():
+        xv = chainer.Variable(x.copy())
+        loss = F.softmax_cross_entropy(xv, t, class_weight=class_weight, ignore_label=ignore_label)
+        (gx,) = chainer.grad([loss], [xv], enable_double_backprop=True)
+        F.sum(gx * ggx).backward()
+        return loss.array, gx.array, xv.grad
+
+    compiled = run()
+    plugin = chainer.plugins.unregister(name="tests.compiled_cpu_kernels")
+    try:
+        numpy_code = run()
+    finally:
+        chainer.plugins.register(plugin, name="tests.compiled_cpu_kernels")
+    assert compiled_cpu_kernels["softmax_cross_entropy_forward"] == 1
+    assert compiled_cpu_kernels["softmax_cross_entropy_backward"] == 1
+    for got, want in zip(compiled, numpy_code, strict=True):
+        numpy.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6 * numpy.abs(want).max())

@@ -34,16 +34,9 @@ def _options(dtype):
     return {"atol": 1e-6, "rtol": 1e-5}, {"atol": 1e-4, "rtol": 1e-3}
 
 
-@testing.parameterize(
-    *testing.product(
-        {
-            "dtype": [numpy.float16, numpy.float32, numpy.float64],
-            "shapes": [((3, 2), 3), ((3, 2), 2), ((3, 2, 2), 3), ((1, 1), 1)],
-        }
-    )
-)
-@testing.inject_backend_tests(None, BACKENDS)
-class TestLSTM(testing.FunctionTestCase):
+class _LSTMChecks(testing.FunctionTestCase):
+    __test__ = False  # the parameterized subclasses below are the tests
+
     def setUp(self):
         self.check_forward_options, self.check_backward_options = _options(self.dtype)
         self.check_double_backward_options = dict(self.check_backward_options)
@@ -64,6 +57,19 @@ class TestLSTM(testing.FunctionTestCase):
     def forward_expected(self, inputs):
         c, h = _lstm_reference(*inputs)
         return c.astype(self.dtype), h.astype(self.dtype)
+
+
+@testing.parameterize(
+    *testing.product(
+        {
+            "dtype": [numpy.float16, numpy.float32, numpy.float64],
+            "shapes": [((3, 2), 3), ((3, 2), 2), ((3, 2, 2), 3), ((1, 1), 1)],
+        }
+    )
+)
+@testing.inject_backend_tests(None, BACKENDS)
+class TestLSTM(_LSTMChecks):
+    __test__ = True  # (inherited False would hide the class from pytest)
 
 
 def test_lstm_known_values():
@@ -132,3 +138,52 @@ def test_forward_gates_of_interleaved_columns(shape, dtype):
     assert c.dtype == dtype and h.dtype == dtype
     numpy.testing.assert_allclose(c.array, c_ref, rtol=tol, atol=tol * 4)
     numpy.testing.assert_allclose(h.array, _sigmoid(o) * numpy.tanh(c_ref), rtol=tol, atol=tol * 4)
+
+
+@testing.parameterize(
+    *testing.product({"dtype": [numpy.float32], "shapes": [((3, 2), 3), ((3, 2), 2), ((5, 9), 4), ((1, 1), 1)]})
+)
+@testing.inject_backend_tests(None, [{}])
+class TestLSTMCompiled(_LSTMChecks):
+    """The same checks (the formula, numerical first and second order gradients) with the
+    compiled kernels of chainer-cpu-kernels, which serve float32 matrices; the second order
+    goes through the differentiable ops of LSTMGrad.backward. C-contiguous inputs: the
+    kernels decline strided ones (the NumPy code takes them, as in TestLSTM)."""
+
+    __test__ = True
+    contiguous = "C"
+
+    @pytest.fixture(autouse=True)
+    def _compiled(self, request, compiled_cpu_kernels):
+        yield
+        assert compiled_cpu_kernels["lstm_forward"] > 0
+        if not request.node.name.startswith("test_forward"):
+            assert compiled_cpu_kernels["lstm_backward"] > 0
+
+
+@pytest.mark.parametrize("batch", [20, 13])
+def test_compiled_cell_agrees_with_numpy_code(batch, compiled_cpu_kernels):
+    # The step of benchmarks/lstm.py, both codes on the same inputs: outputs and gradients
+    # agree to float32 rounding (the kernels' exponentials differ from NumPy's by a few ulp).
+    rng = numpy.random.default_rng(batch)
+    c_prev = (rng.standard_normal((20, 200)) * 2).astype(numpy.float32)
+    x = (rng.standard_normal((batch, 800)) * 3).astype(numpy.float32)
+    gc = rng.standard_normal((20, 200)).astype(numpy.float32)
+    gh = rng.standard_normal((batch, 200)).astype(numpy.float32)
+
+    def run():
+        cv, xv = chainer.Variable(c_prev.copy()), chainer.Variable(x.copy())
+        c, h = F.lstm(cv, xv)
+        (F.sum(c * gc) + F.sum(h * gh)).backward()
+        return c.array, h.array, cv.grad, xv.grad
+
+    compiled = run()
+    plugin = chainer.plugins.unregister(name="tests.compiled_cpu_kernels")
+    try:
+        numpy_code = run()
+    finally:
+        chainer.plugins.register(plugin, name="tests.compiled_cpu_kernels")
+    assert compiled_cpu_kernels["lstm_forward"] == 1 and compiled_cpu_kernels["lstm_backward"] == 1
+    for got, want in zip(compiled, numpy_code, strict=True):
+        scale = numpy.abs(want).max()
+        numpy.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6 * scale)

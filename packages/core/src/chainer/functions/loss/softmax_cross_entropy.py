@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
+from chainer.backends import cpu_kernels
 from chainer.functions.loss import _common
 from chainer.utils import type_check
 
 _WHERE = "softmax_cross_entropy"
+_FLOAT32 = numpy.dtype(numpy.float32)
 
 
 def _expand_class_axis(a: Any) -> Any:
@@ -58,9 +62,59 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                     "class_weight.shape[0] == x.shape[1]", f"{self.class_weight.shape[0]} != {n_class}"
                 )
 
+    def _kernel_class_weight(self, x: Any) -> tuple[bool, Any]:
+        """Whether the compiled kernels may take this call (float32 NumPy rows, an int64
+        ignore_label, NumPy class weights), and the class weights in float32 for them."""
+        if (
+            type(x) is not numpy.ndarray
+            or x.dtype != _FLOAT32
+            or x.ndim != 2
+            or not cpu_kernels.fits_int64(self.ignore_label)
+        ):
+            return False, None
+        if self.class_weight is None:
+            return True, None
+        if type(self.class_weight) is not numpy.ndarray:
+            return False, None
+        return True, self.class_weight.astype(_FLOAT32, copy=False)
+
+    def _reduce(self, loss: Any, count: int, n_rows: int, dtype: Any) -> Any:
+        if self.reduce == "mean":
+            self._coeff = 1.0 / max(count if self.normalize else n_rows, 1)
+            return loss.sum() * dtype(self._coeff)
+        self._coeff = 1.0
+        return loss
+
+    def _labels_and_weight(self) -> tuple[Any, Any]:
+        """``(t_safe, weight)``: the labels with ignored ones replaced by 0, and the factor
+        of each position's loss (0 where ignored, else its class weight; ``None``: all 1).
+        The kernel path of ``forward`` leaves them to be computed here when needed."""
+        if self._t_safe is None:
+            t = self._t
+            xp = backend.get_array_module(t)
+            valid = t != self.ignore_label
+            self._t_safe = xp.where(valid, t, 0)
+            self._weight = None if valid.all() else valid.astype(numpy.float32)
+            if self.class_weight is not None:
+                class_weight = self.class_weight.astype(numpy.float32, copy=False)[self._t_safe]
+                self._weight = class_weight if self._weight is None else class_weight * self._weight
+        return self._t_safe, self._weight
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
         x, t = inputs
+        self._t = t
+        take, class_weight = self._kernel_class_weight(x)
+        kernel = cpu_kernels.get("softmax_cross_entropy_forward") if take else None
+        if kernel is not None:
+            # One pass per row; it declines (-1) labels out of range, which NumPy reports below.
+            y = numpy.empty_like(x) if self.cache_score else None
+            loss = numpy.empty(x.shape[:1], x.dtype)
+            count = kernel(x, t, int(self.ignore_label), class_weight, y, loss)
+            if count >= 0:
+                self._t_safe = self._weight = None
+                self.y = y
+                return (utils.force_array(self._reduce(loss, count, x.shape[0], numpy.float32), x.dtype),)
         xp = backend.get_array_module(x)
         n_class = x.shape[1]
         ignore = self.ignore_label
@@ -92,13 +146,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self._t_safe = t_safe
         self._weight = weight
         self.y = xp.exp(log_y) if self.cache_score else None
-        if self.reduce == "mean":
-            self._coeff = 1.0 / max(count if self.normalize else x.shape[0], 1)
-            y = loss.sum() * dtype(self._coeff)
-        else:
-            self._coeff = 1.0
-            y = loss
-        return (utils.force_array(y, x.dtype),)
+        return (utils.force_array(self._reduce(loss, count, x.shape[0], dtype), x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
@@ -110,11 +158,18 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     """``gx = (softmax(x) - onehot(t)) * weight * coeff * gy`` for :class:`SoftmaxCrossEntropy`."""
 
     def __init__(self, func: SoftmaxCrossEntropy) -> None:
-        self._t_safe = func._t_safe
-        self._weight = func._weight
+        self._func = func
         self._coeff = func._coeff
         self._y = func.y
         self._reduce = func.reduce
+
+    @property
+    def _t_safe(self) -> Any:
+        return self._func._labels_and_weight()[0]
+
+    @property
+    def _weight(self) -> Any:
+        return self._func._labels_and_weight()[1]
 
     def _onehot(self, xp: Any, n_class: int, ndim: int, dtype: Any) -> Any:
         classes = xp.arange(n_class).reshape((1, n_class) + (1,) * (ndim - 2))
@@ -123,6 +178,14 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
+        if self._y is not None:
+            take, class_weight = self._func._kernel_class_weight(x)
+            kernel = cpu_kernels.get("softmax_cross_entropy_backward") if take else None
+            if kernel is not None:
+                gx = numpy.empty_like(self._y)
+                func = self._func
+                if kernel(self._y, func._t, int(func.ignore_label), class_weight, gy, self._coeff, gx):
+                    return (gx,)
         xp = backend.get_array_module(x)
         dtype = _common.compute_dtype(x.dtype)
         if self._y is None:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
+from chainer.backends import cpu_kernels
 from chainer.functions.activation import _gates
 from chainer.functions.rnn import _cell
 from chainer.utils import type_check
@@ -87,6 +88,12 @@ class LSTM(function_node.FunctionNode):
         self.retain_outputs((0,))
         c_prev, x = inputs
         batch = x.shape[0]
+        if type(x) is numpy.ndarray:
+            kernel = cpu_kernels.get("lstm_forward")
+            if kernel is not None:
+                c, h = numpy.empty_like(c_prev), numpy.empty((batch,) + c_prev.shape[1:], c_prev.dtype)
+                if kernel(c_prev, x, c, h):
+                    return c, h
         xp = backend.get_array_module(x)
         a, i, f, o = _activate_gates(x)
         c = a * i + f * c_prev[:batch]
@@ -129,6 +136,12 @@ class LSTMGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2, 3, 4))
         c_prev, x, c_next, gc, gh = inputs
         batch = x.shape[0]
+        if type(x) is numpy.ndarray:
+            kernel = cpu_kernels.get("lstm_backward")
+            if kernel is not None:
+                gc_prev, gx = numpy.empty_like(c_prev), numpy.empty_like(x)
+                if kernel(c_prev, x, c_next, gc, gh, gc_prev, gx):
+                    return gc_prev, gx
         xp = backend.get_array_module(x)
         a, i, f, o = _activate_gates(x)
         c_head = c_prev[:batch]
