@@ -28,6 +28,8 @@ _hot = configuration._hot
 _weakref = weakref.ref
 # Marks inputs of more than one array type in apply() (then their devices are compared).
 _MIXED = object()
+# Bound on the input signatures remembered per class (see _check_types_by_signature).
+_MAX_SIGNATURES = 256
 
 
 def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
@@ -90,10 +92,22 @@ class FunctionNode:
     # Whether backward_accumulate is overridden; backprop calls backward() directly if not.
     _has_custom_accumulate = False
 
+    # Set to True by a class whose check_type_forward reads nothing but its inputs' array
+    # types, dtypes and shapes (not the node's attributes, not the configuration): then
+    # apply() runs the check once per input signature, not on every call. Declared by the
+    # class that defines the check; a subclass that defines its own check declares anew.
+    _type_check_reads_inputs_only = False
+    # Per class with such a check: signature -> the check function it passed (see
+    # _check_types_by_signature); None where the check runs on every call.
+    _passed_signatures: dict[Any, Any] | None = None
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
         cls._has_custom_accumulate = cls.backward_accumulate is not FunctionNode.backward_accumulate
+        owner = next(k for k in cls.__mro__ if "check_type_forward" in k.__dict__)
+        cacheable = cls._has_type_check and owner.__dict__.get("_type_check_reads_inputs_only", False)
+        cls._passed_signatures = {} if cacheable else None
 
     # A per-instance name for :attr:`label` (one node class serving several functions).
     _label: str | None = None
@@ -132,50 +146,64 @@ class FunctionNode:
         # functions under a different configuration (e.g. F.forget) refreshes it.
         enable_backprop = flags.enable_backprop
         debug = flags.debug
-        input_vars = []
-        in_data = []
-        requires_grad = False
-        array_type: Any = None
-        for x in inputs:
-            if isinstance(x, _Variable):
-                array = x._array
-                if x._requires_grad:
-                    requires_grad = True
-            else:
-                array = x
-                if type(x) is not _ndarray:
-                    variable._check_array(x, "chainer.Variable")
-                # An array is a constant: its variable gets a node only if a graph is recorded.
-                x = _output_variable(x, False)
-            input_vars.append(x)
-            in_data.append(array)
-            if array_type is not type(array):
-                array_type = type(array) if array_type is None else _MIXED
-        in_data_t = tuple(in_data)
-        if array_type is _MIXED:
-            self._check_devices(in_data_t)
+        try:
+            x = inputs[0] if len(inputs) == 1 else None
+        except TypeError:  # an iterable without len(), which Chainer accepted too
+            inputs = tuple(inputs)
+            x = None
+        if isinstance(x, _Variable):
+            # One variable, the commonest call: no lists to build and no devices to compare.
+            input_vars: Sequence[Any] = (x,)
+            in_data: tuple[Any, ...] = (x._array,)
+            requires_grad = x._requires_grad
+        else:
+            input_vars = []
+            arrays = []
+            requires_grad = False
+            array_type: Any = None
+            for x in inputs:
+                if isinstance(x, _Variable):
+                    array = x._array
+                    if x._requires_grad:
+                        requires_grad = True
+                else:
+                    array = x
+                    if type(x) is not _ndarray:
+                        variable._check_array(x, "chainer.Variable")
+                    # An array is a constant: its variable gets a node only if a graph is recorded.
+                    x = _output_variable(x, False)
+                input_vars.append(x)
+                arrays.append(array)
+                if array_type is not type(array):
+                    array_type = type(array) if array_type is None else _MIXED
+            in_data = tuple(arrays)
+            if array_type is _MIXED:
+                self._check_devices(in_data)
 
         if flags.type_check and self._has_type_check:
-            type_check.run_check(self.check_type_forward, in_data_t, self.label)
+            passed = self._passed_signatures
+            if passed is None:
+                type_check.run_check(self.check_type_forward, in_data, self.label)
+            else:
+                self._check_types_by_signature(passed, in_data)
 
-        local_hooks = self._local_function_hooks
-        if _hook_state.function_hooks or local_hooks:
+        if _hook_state.function_hooks or self._local_function_hooks:
             all_hooks = self._active_hooks()
             for hook in all_hooks:
-                hook.forward_preprocess(self, in_data_t)
+                hook.forward_preprocess(self, in_data)
         else:
             all_hooks = None
 
         try:
-            outputs = self.forward(in_data_t)
+            outputs = self.forward(in_data)
         except (MemoryError, OverflowError) as exc:
             # Absurd sizes (F.tile(x, 2**40)) fail in NumPy, whose message names no
             # function. Only an exception pays for this clause: the normal path is as before.
             raise error.allocation_error(
-                exc, self.label, f"run the forward on inputs {error._format_array_props(in_data_t)}"
+                exc, self.label, f"run the forward on inputs {error._format_array_props(in_data)}"
             ) from exc
         except Exception as exc:
-            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data_t)})")
+            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data)})")
             raise
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
@@ -188,7 +216,7 @@ class FunctionNode:
             _backprop.check_finite(outputs, self.label, "forward")
         if all_hooks:
             for hook in all_hooks:
-                hook.forward_postprocess(self, in_data_t)
+                hook.forward_postprocess(self, in_data)
                 # Private: chainer.static_graph records which variables went in and
                 # which arrays came out of each function.
                 observe = getattr(hook, "_observe_apply", None)
@@ -197,7 +225,11 @@ class FunctionNode:
 
         if not enable_backprop:
             if len(outputs) == 1:
-                return (_output_variable(outputs[0], requires_grad),)
+                var = _new(_Variable)
+                var._array = outputs[0]
+                var._node = var._grad_var = None
+                var._requires_grad = requires_grad
+                return (var,)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
         # Without an input that requires grad no edges are recorded, unless an active hook
         # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
@@ -206,28 +238,32 @@ class FunctionNode:
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
-        rank = 0
-        node_list = []
-        for x in input_vars:
+        if len(input_vars) == 1:
+            x = input_vars[0]
             node = x._node or x.node
-            if node._rank > rank:
-                rank = node._rank
-            node_list.append(node)
+            rank = node._rank
+            self.inputs = input_nodes = (node,)
+        else:
+            rank = 0
+            node_list = []
+            for x in input_vars:
+                node = x._node or x.node
+                if node._rank > rank:
+                    rank = node._rank
+                node_list.append(node)
+            self.inputs = input_nodes = tuple(node_list)
         self.rank = rank
-        self.inputs = input_nodes = tuple(node_list)
         rank += 1
-        ret = []
-        out_refs = []
-        for y in outputs:
+        if len(outputs) == 1:
+            y = outputs[0]
             var = _new(_Variable)
             var._array = y
             var._grad_var = None
             var._requires_grad = requires_grad
-            node = _new(_VariableNode)
+            var._node = node = _new(_VariableNode)
             node._variable = _weakref(var)
             node.creator_node = self
-            node.data = None
-            node.name = None
+            node.data = node.name = None
             node._requires_grad = requires_grad
             node._rank = rank
             if y is None:
@@ -235,23 +271,55 @@ class FunctionNode:
             else:
                 node.dtype = y.dtype
                 node.shape = y.shape
-            var._node = node
-            out_refs.append(_weakref(node))
-            ret.append(var)
-        self.outputs = tuple(out_refs)
+            self.outputs = (_weakref(node),)
+            ret: tuple[variable.Variable, ...] = (var,)
+        else:
+            ret = self._record_outputs(outputs, requires_grad, rank)
 
         if self._input_indexes_to_retain is not None:
             for i in self._input_indexes_to_retain:
-                input_nodes[i].data = in_data_t[i]
+                input_nodes[i].data = in_data[i]
         if self._output_indexes_to_retain is not None:
             retained = []
             for i in self._output_indexes_to_retain:
-                ret[i].node.data = outputs[i]
-                retained.append(outputs[i])
+                ret[i]._node.data = y = outputs[i]
+                retained.append(y)
             self._retained_output_data = tuple(retained)
         if debug:
             self.stack = _backprop.capture_stack()
+        return ret
+
+    def _record_outputs(
+        self, outputs: tuple[Any, ...], requires_grad: bool, rank: int
+    ) -> tuple[variable.Variable, ...]:
+        # apply()'s graph recording of several outputs.
+        ret = []
+        out_refs = []
+        for y in outputs:
+            var = _output_variable(y, requires_grad)
+            node = _output_node(var, y, self, rank)
+            node._requires_grad = requires_grad
+            out_refs.append(_weakref(node))
+            ret.append(var)
+        self.outputs = tuple(out_refs)
         return tuple(ret)
+
+    def _check_types_by_signature(self, passed: dict[Any, Any], in_data: tuple[Any, ...]) -> None:
+        # The check of a class whose check_type_forward reads only its inputs' types
+        # (_type_check_reads_inputs_only): it runs once per signature (array types,
+        # dtypes and shapes) and check function; a signature that passed passes again.
+        if len(in_data) == 1:
+            a = in_data[0]
+            key: Any = None if a is None else (type(a), a.dtype, a.shape)
+        else:
+            key = tuple([None if a is None else (type(a), a.dtype, a.shape) for a in in_data])
+        check = self.check_type_forward
+        func = getattr(check, "__func__", check)
+        if passed.get(key) is not func:
+            type_check.run_check(check, in_data, self.label)
+            if len(passed) >= _MAX_SIGNATURES:
+                passed.clear()
+            passed[key] = func
 
     def _outputs_without_edges(
         self, input_vars: list[variable.Variable], outputs: tuple[Any, ...]
@@ -422,11 +490,12 @@ class FunctionNode:
         An output whose variable was dropped is recreated from the retained array and
         re-attached to this node.
         """
-        if self._output_indexes_to_retain is None or self.outputs is None:
+        retain = self._output_indexes_to_retain
+        outputs = self.outputs
+        if retain is None or outputs is None:
             return ()
         ret: list[variable.Variable | None] = []
-        outputs = list(self.outputs)
-        for index, data in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
+        for index, data in zip(retain, self._retained_output_data or ()):
             if data is None:
                 # An output returned as None by forward stays None.
                 ret.append(None)
@@ -436,11 +505,15 @@ class FunctionNode:
                 var = _output_variable(data, True)
                 node = _output_node(var, data, self, self.rank + 1)
                 node.data = data
-                outputs[index] = weakref.ref(node)
+                outputs = (*outputs[:index], weakref.ref(node), *outputs[index + 1 :])
+                self.outputs = outputs
             else:
-                var = node.get_variable()
+                var = node._variable()
+                if var is None:
+                    # The variable was dropped (the graph keeps nodes, not variables): a new
+                    # one around the node, as node.get_variable() makes it.
+                    var = _Variable._from_node(node)
             ret.append(var)
-        self.outputs = tuple(outputs)
         return tuple(ret)
 
     @property
