@@ -10,7 +10,7 @@ gradient).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -23,12 +23,12 @@ _VariableNode = variable.VariableNode
 _ndarray = numpy.ndarray
 _new = object.__new__
 _hook_state = function_hook._state
-_hot_flags = configuration.hot_flags
+_hot_values = configuration.hot_values
 _hot = configuration._hot
 _weakref = weakref.ref
 # Marks inputs of more than one array type in apply() (then their devices are compared).
 _MIXED = object()
-# Bound on the input signatures remembered per class (see _check_types_by_signature).
+# Bound on the input signatures remembered per class (see FunctionNode._check_types_once).
 _MAX_SIGNATURES = 256
 
 
@@ -54,6 +54,11 @@ def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank
     node.shape = None if array is None else array.shape
     var._node = node
     return node
+
+
+def _signature(in_data: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a check of input types can read of ``in_data``: each array's type, dtype and shape."""
+    return tuple([None if a is None else (type(a), a.dtype, a.shape) for a in in_data])
 
 
 def _mixed_device_names(arrays: tuple[Any, ...] | list[Any]) -> str | None:
@@ -98,7 +103,7 @@ class FunctionNode:
     # class that defines the check; a subclass that defines its own check declares anew.
     _type_check_reads_inputs_only = False
     # Per class with such a check: signature -> the check function it passed (see
-    # _check_types_by_signature); None where the check runs on every call.
+    # _check_types_once); None where the check runs on every call.
     _passed_signatures: dict[Any, Any] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -139,13 +144,11 @@ class FunctionNode:
         Returns:
             A tuple of output :class:`~chainer.Variable` s, even for a single output.
         """
-        flags = _hot
-        if flags.version != configuration._version:
-            flags = _hot_flags()
-        # Read now: flags is a shared per-thread snapshot, and a forward that applies other
-        # functions under a different configuration (e.g. F.forget) refreshes it.
-        enable_backprop = flags.enable_backprop
-        debug = flags.debug
+        # Read now, once: a forward that applies other functions under a different
+        # configuration (e.g. F.forget) refreshes the per-thread snapshot.
+        version, enable_backprop, type_checking, debug = _hot.values
+        if version != configuration._version:
+            version, enable_backprop, type_checking, debug = _hot_values()
         try:
             x = inputs[0] if len(inputs) == 1 else None
         except TypeError:  # an iterable without len(), which Chainer accepted too
@@ -180,12 +183,21 @@ class FunctionNode:
             if array_type is _MIXED:
                 self._check_devices(in_data)
 
-        if flags.type_check and self._has_type_check:
+        if type_checking and self._has_type_check:
             passed = self._passed_signatures
             if passed is None:
                 type_check.run_check(self.check_type_forward, in_data, self.label)
             else:
-                self._check_types_by_signature(passed, in_data)
+                # The class's check reads only its inputs' types: it ran already if this
+                # signature passed it (and neither the class nor this node replaced it).
+                if len(in_data) == 1:
+                    a = in_data[0]
+                    key: Any = None if a is None else (type(a), a.dtype, a.shape)
+                else:
+                    key = _signature(in_data)
+                check = self.check_type_forward
+                if passed.get(key) is not getattr(check, "__func__", None):
+                    self._check_types_once(passed, key, in_data, check)
 
         if _hook_state.function_hooks or self._local_function_hooks:
             all_hooks = self._active_hooks()
@@ -304,22 +316,21 @@ class FunctionNode:
         self.outputs = tuple(out_refs)
         return tuple(ret)
 
-    def _check_types_by_signature(self, passed: dict[Any, Any], in_data: tuple[Any, ...]) -> None:
-        # The check of a class whose check_type_forward reads only its inputs' types
-        # (_type_check_reads_inputs_only): it runs once per signature (array types,
-        # dtypes and shapes) and check function; a signature that passed passes again.
-        if len(in_data) == 1:
-            a = in_data[0]
-            key: Any = None if a is None else (type(a), a.dtype, a.shape)
-        else:
-            key = tuple([None if a is None else (type(a), a.dtype, a.shape) for a in in_data])
-        check = self.check_type_forward
-        func = getattr(check, "__func__", check)
-        if passed.get(key) is not func:
-            type_check.run_check(check, in_data, self.label)
-            if len(passed) >= _MAX_SIGNATURES:
-                passed.clear()
-            passed[key] = func
+    def _check_types_once(
+        self, passed: dict[Any, Any], key: Any, in_data: tuple[Any, ...], check: Callable[[Any], None]
+    ) -> None:
+        # Run the check of a class that declares _type_check_reads_inputs_only on a new
+        # input signature ``key`` and remember the function that passed. Only the class's
+        # own check is remembered: one assigned to this node (a mock, say) may read
+        # anything, and runs every time. (Instance attributes are not looked up through
+        # self.__dict__, which would make Python build the dict of every node.)
+        type_check.run_check(check, in_data, self.label)
+        func = getattr(check, "__func__", None)
+        if func is None or getattr(check, "__self__", None) is not self or func is not type(self).check_type_forward:
+            return
+        if len(passed) >= _MAX_SIGNATURES:
+            passed.clear()
+        passed[key] = func
 
     def _outputs_without_edges(
         self, input_vars: list[variable.Variable], outputs: tuple[Any, ...]
