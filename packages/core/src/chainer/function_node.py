@@ -150,15 +150,21 @@ class FunctionNode:
         if version != configuration._version:
             version, enable_backprop, type_checking, debug = _hot_values()
         try:
-            x = inputs[0] if len(inputs) == 1 else None
+            n_inputs = len(inputs)
         except TypeError:  # an iterable without len(), which Chainer accepted too
             inputs = tuple(inputs)
-            x = None
-        if isinstance(x, _Variable):
-            # One variable, the commonest call: no lists to build and no devices to compare.
+            n_inputs = len(inputs)
+        # One or two variables, the commonest calls, without lists.
+        if n_inputs == 1 and isinstance(x := inputs[0], _Variable):
             input_vars: Sequence[Any] = (x,)
             in_data: tuple[Any, ...] = (x._array,)
             requires_grad = x._requires_grad
+        elif n_inputs == 2 and isinstance(x := inputs[0], _Variable) and isinstance(x1 := inputs[1], _Variable):
+            input_vars = (x, x1)
+            in_data = (array := x._array, array1 := x1._array)
+            requires_grad = x._requires_grad or x1._requires_grad
+            if type(array) is not type(array1):
+                self._check_devices(in_data)
         else:
             input_vars = []
             arrays = []
