@@ -196,7 +196,7 @@ class FunctionNode:
             else:
                 # The class's check reads only its inputs' types: it ran already if this
                 # signature passed it (and neither the class nor this node replaced it).
-                if len(in_data) == 1:
+                if n_inputs == 1:
                     a = in_data[0]
                     key: Any = None if a is None else (type(a), a.dtype, a.shape)
                 else:
@@ -256,7 +256,7 @@ class FunctionNode:
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
-        if len(input_vars) == 1:
+        if n_inputs == 1:
             x = input_vars[0]
             node = x._node or x.node
             rank = node._rank
@@ -493,13 +493,20 @@ class FunctionNode:
     def get_retained_inputs(self) -> tuple[variable.Variable | None, ...]:
         """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
         inputs = self.inputs
-        if self._input_indexes_to_retain is None or inputs is None:
+        retain = self._input_indexes_to_retain
+        if retain is None or inputs is None:
             return ()
-        # An input given as None (an absent gradient passed on by a backward) is
-        # retained as None, as in 7.8.1, not as a Variable holding None.
-        return tuple(
-            None if inputs[i].data is None else inputs[i].get_variable() for i in self._input_indexes_to_retain
-        )
+        ret: list[variable.Variable | None] = []
+        for i in retain:
+            node = inputs[i]
+            if node.data is None:
+                # An input given as None (an absent gradient passed on by a backward) is
+                # retained as None, as in 7.8.1, not as a Variable holding None.
+                ret.append(None)
+                continue
+            var = node._variable()
+            ret.append(_Variable._from_node(node) if var is None else var)
+        return tuple(ret)
 
     def get_retained_outputs(self) -> tuple[variable.Variable | None, ...]:
         """The outputs kept by :meth:`retain_outputs`, as Variables connected to the graph.

@@ -90,6 +90,8 @@ def _check_same_dtype(in_types: Any, names: tuple[str, ...]) -> None:
 class _FloatInput(function_node.FunctionNode):
     """A node of one variable ``x`` that must be floating point."""
 
+    _type_check_reads_inputs_only = True
+
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         type_check.expect(in_types[0].dtype.kind == "f")
@@ -118,8 +120,10 @@ class _Broadcasting(function_node.FunctionNode):
     A subclass gives :meth:`_input_grads`, the gradients before that sum.
     """
 
-    # Whether the operands must be floating point.
+    # Whether the operands must be floating point (a constant of the class: the check,
+    # which reads it, is remembered per class and input signature).
     _float_only = False
+    _type_check_reads_inputs_only = True
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_same_dtype(in_types, ("lhs", "rhs"))
@@ -166,6 +170,7 @@ class Add(_Broadcasting):
     """Sum of two or more variables (broadcasting)."""
 
     _label = "_ + _"
+    _type_check_reads_inputs_only = True
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_same_dtype(in_types, tuple(f"x{i}" for i in range(len(in_types))))
