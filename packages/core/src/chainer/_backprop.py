@@ -316,13 +316,12 @@ def traverse(
                     pushed.add(id(creator))
                     order += 1
                     if not heap and following is None:
-                        following = creator
-                        following_order = order
-                        continue
-                    if following is not None:
-                        heappush(heap, (-following.rank, following_order, following))
-                        following = None
-                    heappush(heap, (-creator.rank, order, creator))
+                        following, following_order = creator, order
+                    else:
+                        if following is not None:
+                            heappush(heap, (-following.rank, following_order, following))
+                            following = None
+                        heappush(heap, (-creator.rank, order, creator))
 
     finished.update(grads)
     return finished
