@@ -73,6 +73,7 @@ def test_only_exact_stand_ins_are_made():
         (-0.0, x32),
         (0.75, np.ones(3, np.int32)),
         (0.75, np.ones(3, np.complex64)),
+        (0.75, np.ones(3, np.dtype(">f4" if np.little_endian else "<f4"))),
         (0.75, [1.0, 2.0]),
     ]:
         result = _scalar_arrays.operand(value, x)
@@ -116,3 +117,12 @@ def test_no_warning_for_ordinary_constants():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (chainer.Variable(np.ones(3, np.float16)) * 0.1 + 2.0).array.sum()
+
+
+def test_a_byte_swapped_variable_keeps_its_dtype():
+    swapped = np.dtype(">f4" if np.little_endian else "<f4")
+    x = np.arange(3, dtype=swapped)
+    for _ in range(2):
+        y = (chainer.Variable(x) * 0.5 + 0.25).array
+        assert y.dtype == swapped
+        np.testing.assert_array_equal(y, x.astype(np.float32) * 0.5 + 0.25)

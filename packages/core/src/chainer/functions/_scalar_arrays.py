@@ -8,8 +8,8 @@ operation, so such arrays are made once per (value, dtype) and kept in :data:`ar
 
 Hot code reads :data:`arrays` directly, ``arrays.get((value, x.dtype))`` for a Python
 ``float`` value and a ``numpy.ndarray`` ``x``, and calls :func:`operand` on a miss. Only
-entries that are exact stand-ins are ever stored: a floating dtype; a value other than
-zero (``0.0 == -0.0`` as keys, but their products differ in sign) and NaN; and a cast
+entries that are exact stand-ins are ever stored: a native floating dtype; a value other
+than zero (``0.0 == -0.0`` as keys, but their products differ in sign) and NaN; and a cast
 that does not overflow (whose warning must come on every use, as NumPy gives it).
 """
 
@@ -35,7 +35,9 @@ def operand(value: Any, x: Any) -> Any:
     cached = arrays.get(key)
     if cached is not None:
         return cached
-    if dtype.kind != "f" or value == 0.0 or value != value:
+    if dtype.kind != "f" or not dtype.isnative or value == 0.0 or value != value:
+        # (NumPy computes a byte-swapped operand into a native result, which the
+        # caller then casts back; only native dtypes keep the result's dtype.)
         return value
     # The cast NumPy makes of the Python float (with its overflow warning, if any).
     array = numpy.array(value, dtype=dtype)
