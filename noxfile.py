@@ -32,6 +32,7 @@ PACKAGES = {
     "distributed": "distributed_tests",
     "onnx-export": "onnx_tests",
     "cpu-kernels": "cpu_kernels_tests",
+    "cudnn": "cudnn_tests",
 }
 TEST_REQUIREMENTS = [
     "pytest>=8",
@@ -95,6 +96,8 @@ def _package_session(name: str) -> None:
             "onnx-export": ["core", "links", "onnx-export"],
             # The kernels are checked through chainer.links models and optimizers.
             "cpu-kernels": ["core", "links", "cpu-kernels"],
+            # Without a GPU its tests check the plugin's registration, switches and doctor row.
+            "cudnn": ["core", "links", "cudnn"],
         }[name]
         _install_editable(session, deps)
         session.run("pytest", f"tests/{PACKAGES[name]}", *session.posargs)

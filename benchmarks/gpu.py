@@ -17,11 +17,18 @@ Workloads:
     python benchmarks/gpu.py [name ...]
     python benchmarks/gpu.py --profile name     (cProfile of our step, synchronised)
 
+With chainer-cudnn installed and usable, the convolution workloads (``cnn``, ``cnn_large``,
+``resnet50``) are timed twice for ours, on cuDNN and with ``use_cudnn='never'`` (im2col
+and cuBLAS), in the same alternation. Both libraries compute float32 convolutions at full
+precision (PyTorch's ``allow_tf32`` off, our ``use_cudnn_tensor_core`` 'auto'); with
+``CHAINER_BENCH_TF32=1`` both use TF32 tensor cores.
+
 Needs CuPy and a CUDA device; PyTorch is optional (its column is then n/a).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -83,7 +90,14 @@ def _torch() -> Any:
     torch = _timing.torch_or_none()
     if torch is None or not torch.cuda.is_available():
         return None
+    torch.backends.cudnn.allow_tf32 = _TF32
+    torch.backends.cuda.matmul.allow_tf32 = _TF32
     return torch
+
+
+_TF32 = os.environ.get("CHAINER_BENCH_TF32") == "1"
+# The workloads whose time is mostly convolutions: timed on cuDNN and on im2col.
+_CONVOLUTIONAL = ("cnn", "cnn_large", "resnet50")
 
 
 def overhead() -> Workload:
@@ -194,14 +208,28 @@ BENCHMARKS = {"overhead": overhead, "cnn": cnn_step, "cnn_large": cnn_large, "ml
 
 
 def run(name: str) -> dict[str, float | None]:
-    """Our figure and PyTorch's (None without PyTorch CUDA) for one workload."""
+    """Our figure (and on im2col, where cuDNN is in use), and PyTorch's (None without
+    PyTorch CUDA), for one workload."""
     ours, theirs, unit, per_step = BENCHMARKS[name]()
     scale = (1e6 if unit.startswith("us") else 1e3) / per_step
-    funcs = [ours] if theirs is None else [ours, theirs]
+    funcs = [ours]
+    labels = [f"chainer_{unit}"]
+    if cuda.cudnn_enabled and name in _CONVOLUTIONAL:
+
+        def ours_im2col() -> None:
+            with chainer.using_config("use_cudnn", "never"):
+                ours()
+
+        funcs.append(ours_im2col)
+        labels.append(f"chainer_im2col_{unit}")
+    if theirs is not None:
+        funcs.append(theirs)
     times = _interleaved(
         funcs, _sync_all, repeat=5 if name == "resnet50" else 9, number=3 if name == "resnet50" else 10
     )
-    return {f"chainer_{unit}": times[0] * scale, f"torch_{unit}": times[1] * scale if theirs is not None else None}
+    result: dict[str, float | None] = {label: t * scale for label, t in zip(labels, times)}
+    result[f"torch_{unit}"] = times[-1] * scale if theirs is not None else None
+    return result
 
 
 def profile(name: str) -> None:
@@ -236,12 +264,20 @@ def main(names: list[str]) -> int:
     print(
         f"device: {cuda.cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}; torch: {torch and torch.__version__}"
     )
+    from chainer.backends import cudnn_library
+
+    print(
+        f"cuDNN: {'in use' if cuda.cudnn_enabled else 'not in use: ' + str(cudnn_library.status()[1])}; TF32: {_TF32}"
+    )
+    if _TF32:
+        chainer.global_config.use_cudnn_tensor_core = "always"
     for name in names or list(BENCHMARKS):
         result = run(name)
         print(f"== gpu {name}")
         for key, value in result.items():
             print(f"  {key}: {'n/a' if value is None else f'{value:.3f}'}")
-        ours, theirs = result.values()
+        values = list(result.values())
+        ours, theirs = values[0], values[-1]
         if ours and theirs:
             print(f"  ratio chainer/torch: {ours / theirs:.2f}x")
         sys.stdout.flush()

@@ -1,16 +1,19 @@
 #!/bin/bash
-# Prepares the device check (run here, on the CPU machine, from the repository root):
+# Prepares the device checks (run here, on the CPU machine, from the repository root):
 # wheels of our distributions and of `mock` (the compat suite imports it; the GPU image
 # lacks it), and a copy of Chainer 7.8.1's test suite from ../shared/compat with the
 # harness's conftest files, all under .gpu/ (ignored by git; `run` carries it).
-# Then: run(command="bash .ci/gpu/run.sh", carry=[".gpu"]) with the device tool.
+# Then: run(command="bash .ci/gpu/run.sh", carry=[".gpu"]) with the device tool (or cudnn.sh).
 set -eu
 PY=${PY:-python3}
 SHARED=${CHAINER_SHARED_DIR:-../shared}
 grep -qx "/.gpu/" .git/info/exclude 2>/dev/null || echo "/.gpu/" >> .git/info/exclude
 rm -rf .gpu && mkdir -p .gpu/whl
 "$PY" -m pip wheel -q --no-deps --no-build-isolation -w .gpu/whl packages/core packages/links \
-    packages/datasets packages/training packages/distributed packages/onnx-export tests/plugins/*
+    packages/datasets packages/training packages/distributed packages/onnx-export packages/cudnn tests/plugins/*
+# chainer-cudnn's cuDNN frontend, for the device's Python 3.12 (its cuDNN 9 comes with the image).
+"$PY" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 -d .gpu/whl "nvidia-cudnn-frontend==1.32.0"
 "$PY" -m pip download -q --no-deps --only-binary=:all: -d .gpu/whl mock
 cp .ci/gpu/gpu_report.py .gpu/
 if [ -d "$SHARED/compat/chainer-7.8.1/tests" ]; then

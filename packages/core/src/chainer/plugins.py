@@ -57,6 +57,7 @@ FIRST_PARTY_DISTRIBUTIONS = frozenset(
         "chainer-distributed",
         "chainer-onnx",
         "chainer-cpu-kernels",
+        "chainer-cudnn",
     }
 )
 """The distributions of this project: their entry-point plugins are first-party (loaded

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import chainer
 import chainer.functions as F
 from chainer import testing
 from chainer.utils import type_check
@@ -99,3 +100,22 @@ def test_rejects_bad_inputs():
         loss(emb, labels, -0.5, 1.5, 3)
     with pytest.raises(TypeError, match=r"max_embedding_dim must be an int"):
         loss(emb, labels, 0.5, 1.5, 3.0)
+
+
+def test_l2_norm_double_backprop_in_float16_stays_finite_for_small_norms():
+    """The Hessian-vector product of ||x|| is (I / |x| - x x^T / |x|^3) v, finite for a norm
+    of 4e-4 in float16; the square root's second derivative alone overflows there (the GPU
+    gradient checks of the loss found NaN), so the norm is taken in float32."""
+    from chainer.functions.loss import _common
+
+    x_value = numpy.array([[3e-4, 2e-4], [0.5, -0.25]], numpy.float16)
+    x = chainer.Variable(x_value)
+    y = _common.norm(x, axis=1, p=2)
+    assert y.dtype == numpy.float16
+    (gx,) = chainer.grad([y], [x], enable_double_backprop=True)
+    v = numpy.ones_like(x_value)
+    (hv,) = chainer.grad([gx], [x], grad_outputs=[chainer.Variable(v)])
+    for row, got in zip(x_value.astype(numpy.float64), hv.array):
+        n = numpy.linalg.norm(row)
+        expected = (numpy.eye(2) / n - numpy.outer(row, row) / n**3) @ numpy.ones(2)
+        numpy.testing.assert_allclose(got, expected, rtol=2e-2)

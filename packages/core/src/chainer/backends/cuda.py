@@ -5,7 +5,9 @@ counts as available only when CuPy imports *and* a CUDA device answers; otherwis
 GPU request raises a ``RuntimeError`` that says why (CuPy missing, or the versions of
 CuPy, the CUDA runtime and the driver that were found).
 
-CuPy 14 no longer ships cuDNN bindings, so ``cudnn_enabled`` is always ``False``.
+CuPy 14 no longer ships cuDNN bindings: cuDNN comes from a plugin (the ``chainer-cudnn``
+distribution, see :mod:`chainer.backends.cudnn_library`), and ``cudnn_enabled`` says
+whether one is installed and can run here.
 """
 
 from __future__ import annotations
@@ -25,8 +27,7 @@ import numpy
 
 from chainer import _backend
 
-cudnn_enabled = False
-cudnn = None
+cudnn = None  # Chainer 7.8.1's handle on cupy.cudnn, which CuPy 14 no longer has
 _integer_types = (int, numpy.integer)
 
 
@@ -129,6 +130,10 @@ def __getattr__(name: str) -> Any:
     # Lazily resolved so that `import chainer` never imports CuPy.
     if name == "available":
         return _unavailable_reason() is None
+    if name == "cudnn_enabled":
+        from chainer.backends import cudnn_library
+
+        return cudnn_library.usable() is not None
     if name == "cupy":
         return sys.modules["cupy"] if _unavailable_reason() is None else _UnavailableCupy()
     if name == "cuda":
@@ -486,11 +491,32 @@ def set_max_workspace_size(size: int) -> None:
     _max_workspace_size = int(size)
 
 
+_CUDNN_LEVELS = {
+    "==always": ("always",),
+    ">=auto": ("always", "auto"),
+    "==auto": ("auto",),
+    "==never": ("never",),
+    ">=never": ("always", "auto", "never"),
+}
+
+
 def should_use_cudnn(level: str, lowest_version: int = 0) -> bool:
-    """Whether to call cuDNN. Always ``False``: CuPy 14 has no cuDNN bindings."""
-    if level not in ("==always", ">=auto", "==auto", "==never", ">=never"):
-        raise ValueError(f"cuda.should_use_cudnn: invalid level {level!r}")
-    return False
+    """Whether to call cuDNN: a cuDNN plugin can run here (:data:`cudnn_enabled`), its
+    version is at least ``lowest_version``, and ``chainer.config.use_cudnn`` is one of the
+    values ``level`` admits (``'==always'``, ``'>=auto'`` (always or auto), ``'==auto'``,
+    ``'==never'`` or ``'>=never'``)."""
+    allowed = _CUDNN_LEVELS.get(level)
+    if allowed is None:
+        raise ValueError(f"cuda.should_use_cudnn: level must be one of {', '.join(_CUDNN_LEVELS)}; got {level!r}")
+    from chainer import configuration
+    from chainer.backends import cudnn_library
+
+    library = cudnn_library.usable()
+    if library is None or not globals().get("cudnn_enabled", True):  # tests may patch cudnn_enabled off
+        return False
+    if lowest_version and library.version() < lowest_version:
+        return False
+    return configuration.config.use_cudnn in allowed
 
 
 def get_cudnn_dropout_states() -> Any:
@@ -511,5 +537,16 @@ def get_cudnn_dropout_states_core(thread_id: int) -> Any:
 
 
 def should_use_cudnn_tensor_core(dtype: Any) -> bool:
-    """Whether to use cuDNN tensor cores. Always ``False`` (no cuDNN in CuPy 14)."""
-    return False
+    """Whether cuDNN may use tensor cores for ``dtype``: ``chainer.config.use_cudnn_tensor_core``
+    ``'always'`` allows them for every dtype (TF32 math for float32), ``'never'`` for none, and
+    ``'auto'`` for float16, where they keep full precision (and only with a cuDNN plugin)."""
+    from chainer import configuration
+
+    mode = configuration.config.use_cudnn_tensor_core
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    from chainer.backends import cudnn_library
+
+    return numpy.dtype(dtype) == numpy.float16 and cudnn_library.usable() is not None

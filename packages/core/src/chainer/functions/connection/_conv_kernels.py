@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy
 
-from chainer import _workspace, backend
-from chainer.backends import cpu_kernels
+from chainer import _workspace, backend, configuration
+from chainer.backends import cpu_kernels, cuda, cudnn_library
 from chainer.functions import _gpu_kernels
 
 
@@ -106,8 +106,16 @@ def check_extent(
     positions. Where the padded image would pass NumPy's limit on an array
     (``sys.maxsize`` bytes, zero-length axes aside), the NumPy code cannot allocate it and
     the kernels' index arithmetic nears overflow, so both paths refuse it here, with one
-    message. Raises ``ValueError`` naming ``where``.
+    message. Raises ``ValueError`` naming ``where``. A geometry that passed is remembered:
+    a training loop checks the same few every step (on a GPU the Python time of an op is
+    its cost).
     """
+    key = (image_shape, itemsize, ksize, stride, pad, dilate, outsize)
+    try:
+        if key in _extents_checked:
+            return
+    except TypeError:  # a list among them: check without remembering
+        key = None
     geometry = (ksize, stride, pad, dilate, outsize)
     if any(v > sys.maxsize for values in geometry for v in values):
         raise ValueError(
@@ -127,6 +135,13 @@ def check_extent(
             f"{sys.maxsize} bytes an array can hold (image shape {tuple(image_shape)}, ksize {tuple(ksize)}, "
             f"stride {tuple(stride)}, pad {tuple(pad)}, dilate {tuple(dilate)}, windows per axis {tuple(outsize)})"
         )
+    if key is not None:
+        if len(_extents_checked) >= 4096:
+            _extents_checked.clear()
+        _extents_checked.add(key)
+
+
+_extents_checked: set[tuple[Any, ...]] = set()
 
 
 def pad_spatial(x: Any, before: Sequence[int], after: Sequence[int], value: float = 0) -> Any:
@@ -230,8 +245,16 @@ def col2im(
 def compute_dtype(*dtypes: Any) -> Any:
     """dtype in which GEMMs run: the promoted input dtype, float16 widened to float32
     (BLAS has no half-precision GEMM; accumulating in float32 is also more accurate)."""
-    dtype = numpy.result_type(*dtypes)
-    return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+    dtype = _compute_dtypes.get(dtypes)
+    if dtype is None:
+        dtype = numpy.result_type(*dtypes)
+        if dtype == numpy.float16:
+            dtype = numpy.dtype(numpy.float32)
+        _compute_dtypes[dtypes] = dtype
+    return dtype
+
+
+_compute_dtypes: dict[tuple[Any, ...], Any] = {}
 
 
 def size(shape: Sequence[int]) -> int:
@@ -293,6 +316,25 @@ class _Patches:
 # on every axis.
 
 
+def _cudnn(xp: Any, *arrays: Any) -> tuple[Any, dict[str, bool]]:
+    """The cuDNN library (:mod:`chainer.backends.cudnn_library`) to try for a GPU call on
+    ``arrays``, with its option flags from ``chainer.config``; ``(None, {})`` on the CPU,
+    where ``use_cudnn`` rules it out, without a usable plugin, or for mixed dtypes (which
+    the CuPy code promotes)."""
+    if xp is numpy or not cuda.should_use_cudnn(">=auto"):
+        return None, {}
+    dtype = arrays[0].dtype
+    if any(a.dtype != dtype for a in arrays[1:]) or dtype.kind != "f":
+        return None, {}
+    config = configuration.config
+    flags = {
+        "deterministic": bool(config.cudnn_deterministic),
+        "autotune": bool(config.autotune),
+        "tensor_core": cuda.should_use_cudnn_tensor_core(dtype),
+    }
+    return cudnn_library.usable(), flags
+
+
 def conv_forward(
     x: Any,
     W: Any,
@@ -307,9 +349,15 @@ def conv_forward(
 
     ``x`` is ``(N, C, *in)``, ``W`` is ``(O, C // groups, *k)``; returns ``(N, O, *outsize)``
     in ``x.dtype``. On the CPU the batch goes through in chunks whose patches fit in the
-    cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote.
+    cache (:func:`batch_chunk`), so each chunk's GEMM reads what its copy just wrote. On
+    the GPU a cuDNN plugin computes it where one is usable and takes the geometry.
     """
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
+    if library is not None:
+        y = library.convolution_forward(x, W, b, stride, pad, dilate, groups, outsize, **flags)
+        if y is not None:
+            return y
     dtype = compute_dtype(x.dtype, W.dtype)
     n, c = x.shape[:2]
     o = W.shape[0]
@@ -381,6 +429,11 @@ def deconv_forward(
     size of the convolution this transposes.
     """
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
+    if library is not None:
+        y = library.convolution_backward_data(x, W, b, stride, pad, dilate, groups, outsize, **flags)
+        if y is not None:
+            return y
     ksize = W.shape[2:]
     cin, cout = x.shape[1], W.shape[1] * groups
     if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
@@ -538,6 +591,11 @@ def conv_grad_weight(
     sum_{n, l} gy[n, o, l] * col(x)[n, c, k, l]``, one GEMM contracting over batch and
     positions. Returns ``(O, C // groups, *ksize)`` in ``w_dtype``."""
     xp = backend.get_array_module(x)
+    library, flags = _cudnn(xp, x, gy)
+    if library is not None and numpy.dtype(w_dtype) == x.dtype:
+        gW = library.convolution_backward_filter(x, gy, ksize, stride, pad, dilate, groups, **flags)
+        if gW is not None:
+            return gW
     dtype = compute_dtype(x.dtype, gy.dtype)
     n, c = x.shape[:2]
     o = gy.shape[1]

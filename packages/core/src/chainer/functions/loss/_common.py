@@ -73,6 +73,14 @@ def norm(x: Any, axis: Any, p: int) -> variable.Variable:
 
     if p == 1:
         return sum_module.sum(abs(x), axis=axis)
+    x = variable.as_variable(x)
+    if x.dtype == numpy.float16:
+        # In float16 the square root's second derivative, (x^2)^-1.5 / 4, overflows for a
+        # norm below about 1e-3, where the Hessian of the norm (about 1 / norm) is finite:
+        # double backprop gave inf/NaN. The norm is computed in float32 and cast back.
+        from chainer.functions.array import cast
+
+        return cast.cast(norm(cast.cast(x, numpy.float32), axis, p), numpy.float16)
     return safe_sqrt(sum_module.sum(x * x, axis=axis))
 
 
