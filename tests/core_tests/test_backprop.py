@@ -131,3 +131,56 @@ def test_double_backprop_through_accumulated_gradient():
     x_arr = x0.copy()
     (numerical,) = gradient_check.numerical_grad(f, (x_arr,), (np.ones((), np.float64),), eps=1e-6)
     np.testing.assert_allclose(x.grad, numerical, rtol=1e-5, atol=1e-7)
+
+
+# -- the order of the traversal --------------------------------------------------------------
+
+
+class _Logged(chainer.FunctionNode):
+    """Sums its inputs; its backward logs its name and passes the gradient to each input."""
+
+    def __init__(self, name, log):
+        self.name, self.log = name, log
+
+    def forward(self, inputs):
+        total = inputs[0].copy()
+        for x in inputs[1:]:
+            total += x
+        return (total,)
+
+    def backward(self, indexes, grad_outputs):
+        self.log.append(self.name)
+        return tuple(grad_outputs[0] for _ in indexes)
+
+
+def _apply(name, log, *xs):
+    return _Logged(name, log).apply(xs)[0]
+
+
+def test_functions_are_visited_by_decreasing_rank_then_in_the_order_found():
+    # x -A-> a; a -B-> b; a -C-> c; (b, c) -D-> d. B and C share rank 1: the one whose
+    # output D lists first is found first and goes first, A (rank 0) last.
+    for first, second in (("B", "C"), ("C", "B")):
+        log = []
+        x = Variable(np.ones(2, np.float32))
+        a = _apply("A", log, x)
+        made = {"B": _apply("B", log, a), "C": _apply("C", log, a)}
+        d = _apply("D", log, made[first], made[second])
+        d.grad = np.ones(2, np.float32)
+        d.backward()
+        assert log == ["D", first, second, "A"]
+        np.testing.assert_array_equal(x.grad, np.full(2, 2, np.float32))
+
+
+def test_a_lone_queued_function_waits_behind_a_higher_rank_found_with_it():
+    # x -A-> a -B-> b (B has rank 1); x -C-> c (C has rank 0); (b, c) -D-> d. D's
+    # backward finds B and then C: B (rank 1) first, then C and A (both rank 0) in the
+    # order they were found, C before A.
+    log = []
+    x = Variable(np.ones(2, np.float32))
+    b = _apply("B", log, _apply("A", log, x))
+    d = _apply("D", log, b, _apply("C", log, x))
+    d.grad = np.ones(2, np.float32)
+    d.backward()
+    assert log == ["D", "B", "C", "A"]
+    np.testing.assert_array_equal(x.grad, np.full(2, 2, np.float32))

@@ -197,9 +197,20 @@ def traverse(
             order += 1
             heappush(heap, (-func.rank, order, func))
 
+    # The function to visit next while it is the only one queued (a chain of functions,
+    # the common case), kept out of the heap; ``following_order`` is its place in the order.
+    following: Any = None
+    following_order = 0
+
     with configuration.using_config("enable_backprop", enable_double_backprop):
-        while heap:
-            func = heappop(heap)[2]
+        while True:
+            if following is not None:
+                func = following
+                following = None
+            elif heap:
+                func = heappop(heap)[2]
+            else:
+                break
             inputs = func.inputs
             if inputs is None:  # unchained after it was queued
                 continue
@@ -249,8 +260,7 @@ def traverse(
                 if not target:
                     continue
 
-            local_hooks = func._local_function_hooks
-            if hooks or local_hooks:
+            if hooks or func._local_function_hooks:
                 all_hooks = func._active_hooks()
                 in_data = tuple(x.data for x in inputs)
                 out_grad = tuple(None if g is None else g._array for g in gys_t)
@@ -278,11 +288,12 @@ def traverse(
             for i, gx in zip(target, gxs):
                 if gx is None:
                     continue
-                if not isinstance(gx, Variable):
+                if type(gx) is not Variable:
                     gx = _as_grad_variable(gx)
                 x = inputs[i]
                 array = gx._array
-                if array.shape != x.shape or array.dtype != x.dtype:
+                dtype = array.dtype
+                if array.shape != x.shape or (dtype is not x.dtype and dtype != x.dtype):
                     mismatch = _grad_mismatch(func, i, gx, x)
                     if func.stack is not None:
                         _add_stack_to_message(mismatch, func.stack)
@@ -304,7 +315,13 @@ def traverse(
                 if creator is not None and id(creator) not in pushed:
                     pushed.add(id(creator))
                     order += 1
-                    heappush(heap, (-creator.rank, order, creator))
+                    if not heap and following is None:
+                        following, following_order = creator, order
+                    else:
+                        if following is not None:
+                            heappush(heap, (-following.rank, following_order, following))
+                            following = None
+                        heappush(heap, (-creator.rank, order, creator))
 
     finished.update(grads)
     return finished

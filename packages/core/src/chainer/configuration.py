@@ -5,7 +5,7 @@ falls back to ``global_config`` for any key the current thread has not set.
 
 The autograd hot path reads three keys on every function application. Going through
 ``LocalConfig.__getattr__`` for each would cost a failed attribute lookup apiece, so
-every write to either object bumps a version counter and :func:`hot_flags` keeps a
+every write to either object bumps a version counter and :func:`hot_values` keeps a
 per-thread snapshot of those keys that is rebuilt only when the counter moved.
 """
 
@@ -125,22 +125,35 @@ class _HotFlags(threading.local):
     debug = False
     # Read by every function that has an '@intel64' kernel (backends/intel64.run).
     use_ideep = "never"
+    # (version, enable_backprop, type_check, debug) as one tuple, for FunctionNode.apply:
+    # each attribute of a thread-local object costs a lookup of the thread's dict, the
+    # tuple costs one.
+    values: tuple[int, bool, bool, bool] = (-1, True, True, False)
 
 
 _hot = _HotFlags()
 
 
-def hot_flags() -> _HotFlags:
-    """Return the current thread's snapshot of ``enable_backprop``, ``type_check``,
-    ``debug`` and ``use_ideep``, refreshed if any configuration changed since it was taken."""
-    hot = _hot
+def hot_values() -> tuple[int, bool, bool, bool]:
+    """Return the current thread's snapshot ``(version, enable_backprop, type_check,
+    debug)``, refreshed if any configuration changed since it was taken (``use_ideep``
+    with it, read as an attribute through :func:`hot_flags`)."""
+    values = _hot.values
     version = _version
-    if hot.version != version:
+    if values[0] != version:
         # Read the version before the values: a write racing with this refresh
         # leaves the snapshot marked stale rather than wrongly current.
-        hot.enable_backprop = config.enable_backprop
-        hot.type_check = config.type_check
-        hot.debug = config.debug
+        hot = _hot
+        values = hot.values = (version, config.enable_backprop, config.type_check, config.debug)
+        _, hot.enable_backprop, hot.type_check, hot.debug = values
         hot.use_ideep = getattr(config, "use_ideep", "never")
         hot.version = version
-    return hot
+    return values
+
+
+def hot_flags() -> _HotFlags:
+    """Return the current thread's snapshot of ``enable_backprop``, ``type_check``,
+    ``debug`` and ``use_ideep`` as attributes, refreshed if any configuration changed since
+    it was taken."""
+    hot_values()
+    return _hot

@@ -2,15 +2,16 @@
 
 ``apply`` is the hot path of the whole library: every operation on variables passes
 through it. It does only what the current configuration needs: the light type check
-(see :mod:`chainer.utils.type_check`), hooks only if some are active, and graph
-recording only when backprop is enabled (its edges only when some input requires a
-gradient).
+(see :mod:`chainer.utils.type_check`; once per input signature for a class whose check
+reads only its inputs' types), hooks only if some are active, and graph recording only
+when backprop is enabled (its edges only when some input requires a gradient). One or
+two variables in and one array out, the commonest calls, build no lists.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy
@@ -23,11 +24,13 @@ _VariableNode = variable.VariableNode
 _ndarray = numpy.ndarray
 _new = object.__new__
 _hook_state = function_hook._state
-_hot_flags = configuration.hot_flags
+_hot_values = configuration.hot_values
 _hot = configuration._hot
 _weakref = weakref.ref
 # Marks inputs of more than one array type in apply() (then their devices are compared).
 _MIXED = object()
+# Bound on the input signatures remembered per class (see FunctionNode._check_types_once).
+_MAX_SIGNATURES = 256
 
 
 def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
@@ -52,6 +55,11 @@ def _output_node(var: variable.Variable, array: Any, creator: FunctionNode, rank
     node.shape = None if array is None else array.shape
     var._node = node
     return node
+
+
+def _signature(in_data: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a check of input types can read of ``in_data``: each array's type, dtype and shape."""
+    return tuple([None if a is None else (type(a), a.dtype, a.shape) for a in in_data])
 
 
 def _mixed_device_names(arrays: tuple[Any, ...] | list[Any]) -> str | None:
@@ -90,10 +98,22 @@ class FunctionNode:
     # Whether backward_accumulate is overridden; backprop calls backward() directly if not.
     _has_custom_accumulate = False
 
+    # Set to True by a class whose check_type_forward reads nothing but its inputs' array
+    # types, dtypes and shapes (not the node's attributes, not the configuration): then
+    # apply() runs the check once per input signature, not on every call. Declared by the
+    # class that defines the check; a subclass that defines its own check declares anew.
+    _type_check_reads_inputs_only = False
+    # Per class with such a check: signature -> the check function it passed (see
+    # _check_types_once); None where the check runs on every call.
+    _passed_signatures: dict[Any, Any] | None = None
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
         cls._has_custom_accumulate = cls.backward_accumulate is not FunctionNode.backward_accumulate
+        owner = next(k for k in cls.__mro__ if "check_type_forward" in k.__dict__)
+        cacheable = cls._has_type_check and owner.__dict__.get("_type_check_reads_inputs_only", False)
+        cls._passed_signatures = {} if cacheable else None
 
     # A per-instance name for :attr:`label` (one node class serving several functions).
     _label: str | None = None
@@ -125,57 +145,84 @@ class FunctionNode:
         Returns:
             A tuple of output :class:`~chainer.Variable` s, even for a single output.
         """
-        flags = _hot
-        if flags.version != configuration._version:
-            flags = _hot_flags()
-        # Read now: flags is a shared per-thread snapshot, and a forward that applies other
-        # functions under a different configuration (e.g. F.forget) refreshes it.
-        enable_backprop = flags.enable_backprop
-        debug = flags.debug
-        input_vars = []
-        in_data = []
-        requires_grad = False
-        array_type: Any = None
-        for x in inputs:
-            if isinstance(x, _Variable):
-                array = x._array
-                if x._requires_grad:
-                    requires_grad = True
+        # Read now, once: a forward that applies other functions under a different
+        # configuration (e.g. F.forget) refreshes the per-thread snapshot.
+        version, enable_backprop, type_checking, debug = _hot.values
+        if version != configuration._version:
+            version, enable_backprop, type_checking, debug = _hot_values()
+        try:
+            n_inputs = len(inputs)
+        except TypeError:  # an iterable without len(), which Chainer accepted too
+            inputs = tuple(inputs)
+            n_inputs = len(inputs)
+        # One or two variables, the commonest calls, without lists.
+        if n_inputs == 1 and isinstance(x := inputs[0], _Variable):
+            input_vars: Sequence[Any] = (x,)
+            in_data: tuple[Any, ...] = (x._array,)
+            requires_grad = x._requires_grad
+        elif n_inputs == 2 and isinstance(x := inputs[0], _Variable) and isinstance(x1 := inputs[1], _Variable):
+            input_vars = (x, x1)
+            in_data = (array := x._array, array1 := x1._array)
+            requires_grad = x._requires_grad or x1._requires_grad
+            if type(array) is not type(array1):
+                self._check_devices(in_data)
+        else:
+            input_vars = []
+            arrays = []
+            requires_grad = False
+            array_type: Any = None
+            for x in inputs:
+                if isinstance(x, _Variable):
+                    array = x._array
+                    if x._requires_grad:
+                        requires_grad = True
+                else:
+                    array = x
+                    if type(x) is not _ndarray:
+                        variable._check_array(x, "chainer.Variable")
+                    # An array is a constant: its variable gets a node only if a graph is recorded.
+                    x = _output_variable(x, False)
+                input_vars.append(x)
+                arrays.append(array)
+                if array_type is not type(array):
+                    array_type = type(array) if array_type is None else _MIXED
+            in_data = tuple(arrays)
+            if array_type is _MIXED:
+                self._check_devices(in_data)
+
+        if type_checking and self._has_type_check:
+            passed = self._passed_signatures
+            if passed is None:
+                type_check.run_check(self.check_type_forward, in_data, self.label)
             else:
-                array = x
-                if type(x) is not _ndarray:
-                    variable._check_array(x, "chainer.Variable")
-                # An array is a constant: its variable gets a node only if a graph is recorded.
-                x = _output_variable(x, False)
-            input_vars.append(x)
-            in_data.append(array)
-            if array_type is not type(array):
-                array_type = type(array) if array_type is None else _MIXED
-        in_data_t = tuple(in_data)
-        if array_type is _MIXED:
-            self._check_devices(in_data_t)
+                # The class's check reads only its inputs' types: it ran already if this
+                # signature passed it (and neither the class nor this node replaced it).
+                if n_inputs == 1:
+                    a = in_data[0]
+                    key: Any = None if a is None else (type(a), a.dtype, a.shape)
+                else:
+                    key = _signature(in_data)
+                check = self.check_type_forward
+                if passed.get(key) is not getattr(check, "__func__", None):
+                    self._check_types_once(passed, key, in_data, check)
 
-        if flags.type_check and self._has_type_check:
-            type_check.run_check(self.check_type_forward, in_data_t, self.label)
-
-        local_hooks = self._local_function_hooks
-        if _hook_state.function_hooks or local_hooks:
+        if _hook_state.function_hooks or self._local_function_hooks:
             all_hooks = self._active_hooks()
             for hook in all_hooks:
-                hook.forward_preprocess(self, in_data_t)
+                hook.forward_preprocess(self, in_data)
         else:
             all_hooks = None
 
         try:
-            outputs = self.forward(in_data_t)
+            outputs = self.forward(in_data)
         except (MemoryError, OverflowError) as exc:
             # Absurd sizes (F.tile(x, 2**40)) fail in NumPy, whose message names no
             # function. Only an exception pays for this clause: the normal path is as before.
             raise error.allocation_error(
-                exc, self.label, f"run the forward on inputs {error._format_array_props(in_data_t)}"
+                exc, self.label, f"run the forward on inputs {error._format_array_props(in_data)}"
             ) from exc
         except Exception as exc:
-            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data_t)})")
+            exc.add_note(f"(raised in the forward of {self.label} on inputs: {error._format_array_props(in_data)})")
             raise
         if type(outputs) is not tuple:
             raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
@@ -188,7 +235,7 @@ class FunctionNode:
             _backprop.check_finite(outputs, self.label, "forward")
         if all_hooks:
             for hook in all_hooks:
-                hook.forward_postprocess(self, in_data_t)
+                hook.forward_postprocess(self, in_data)
                 # Private: chainer.static_graph records which variables went in and
                 # which arrays came out of each function.
                 observe = getattr(hook, "_observe_apply", None)
@@ -197,7 +244,11 @@ class FunctionNode:
 
         if not enable_backprop:
             if len(outputs) == 1:
-                return (_output_variable(outputs[0], requires_grad),)
+                var = _new(_Variable)
+                var._array = outputs[0]
+                var._node = var._grad_var = None
+                var._requires_grad = requires_grad
+                return (var,)
             return tuple([_output_variable(y, requires_grad) for y in outputs])
         # Without an input that requires grad no edges are recorded, unless an active hook
         # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
@@ -206,28 +257,32 @@ class FunctionNode:
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
-        rank = 0
-        node_list = []
-        for x in input_vars:
+        if n_inputs == 1:
+            x = input_vars[0]
             node = x._node or x.node
-            if node._rank > rank:
-                rank = node._rank
-            node_list.append(node)
+            rank = node._rank
+            self.inputs = input_nodes = (node,)
+        else:
+            rank = 0
+            node_list = []
+            for x in input_vars:
+                node = x._node or x.node
+                if node._rank > rank:
+                    rank = node._rank
+                node_list.append(node)
+            self.inputs = input_nodes = tuple(node_list)
         self.rank = rank
-        self.inputs = input_nodes = tuple(node_list)
         rank += 1
-        ret = []
-        out_refs = []
-        for y in outputs:
+        if len(outputs) == 1:
+            y = outputs[0]
             var = _new(_Variable)
             var._array = y
             var._grad_var = None
             var._requires_grad = requires_grad
-            node = _new(_VariableNode)
+            var._node = node = _new(_VariableNode)
             node._variable = _weakref(var)
             node.creator_node = self
-            node.data = None
-            node.name = None
+            node.data = node.name = None
             node._requires_grad = requires_grad
             node._rank = rank
             if y is None:
@@ -235,23 +290,54 @@ class FunctionNode:
             else:
                 node.dtype = y.dtype
                 node.shape = y.shape
-            var._node = node
-            out_refs.append(_weakref(node))
-            ret.append(var)
-        self.outputs = tuple(out_refs)
+            self.outputs = (_weakref(node),)
+            ret: tuple[variable.Variable, ...] = (var,)
+        else:
+            ret = self._record_outputs(outputs, requires_grad, rank)
 
         if self._input_indexes_to_retain is not None:
             for i in self._input_indexes_to_retain:
-                input_nodes[i].data = in_data_t[i]
+                input_nodes[i].data = in_data[i]
         if self._output_indexes_to_retain is not None:
             retained = []
             for i in self._output_indexes_to_retain:
-                ret[i].node.data = outputs[i]
-                retained.append(outputs[i])
+                ret[i]._node.data = y = outputs[i]
+                retained.append(y)
             self._retained_output_data = tuple(retained)
         if debug:
             self.stack = _backprop.capture_stack()
+        return ret
+
+    def _record_outputs(
+        self, outputs: tuple[Any, ...], requires_grad: bool, rank: int
+    ) -> tuple[variable.Variable, ...]:
+        # apply()'s graph recording of several outputs.
+        ret = []
+        out_refs = []
+        for y in outputs:
+            var = _output_variable(y, requires_grad)
+            node = _output_node(var, y, self, rank)
+            node._requires_grad = requires_grad
+            out_refs.append(_weakref(node))
+            ret.append(var)
+        self.outputs = tuple(out_refs)
         return tuple(ret)
+
+    def _check_types_once(
+        self, passed: dict[Any, Any], key: Any, in_data: tuple[Any, ...], check: Callable[[Any], None]
+    ) -> None:
+        # Run the check of a class that declares _type_check_reads_inputs_only on a new
+        # input signature ``key`` and remember the function that passed. Only the class's
+        # own check is remembered: one assigned to this node (a mock, say) may read
+        # anything, and runs every time. (Instance attributes are not looked up through
+        # self.__dict__, which would make Python build the dict of every node.)
+        type_check.run_check(check, in_data, self.label)
+        func = getattr(check, "__func__", None)
+        if func is None or getattr(check, "__self__", None) is not self or func is not type(self).check_type_forward:
+            return
+        if len(passed) >= _MAX_SIGNATURES:
+            passed.clear()
+        passed[key] = func
 
     def _outputs_without_edges(
         self, input_vars: list[variable.Variable], outputs: tuple[Any, ...]
@@ -408,13 +494,20 @@ class FunctionNode:
     def get_retained_inputs(self) -> tuple[variable.Variable | None, ...]:
         """The inputs kept by :meth:`retain_inputs`, as Variables connected to the graph."""
         inputs = self.inputs
-        if self._input_indexes_to_retain is None or inputs is None:
+        retain = self._input_indexes_to_retain
+        if retain is None or inputs is None:
             return ()
-        # An input given as None (an absent gradient passed on by a backward) is
-        # retained as None, as in 7.8.1, not as a Variable holding None.
-        return tuple(
-            None if inputs[i].data is None else inputs[i].get_variable() for i in self._input_indexes_to_retain
-        )
+        ret: list[variable.Variable | None] = []
+        for i in retain:
+            node = inputs[i]
+            if node.data is None:
+                # An input given as None (an absent gradient passed on by a backward) is
+                # retained as None, as in 7.8.1, not as a Variable holding None.
+                ret.append(None)
+                continue
+            var = node._variable()
+            ret.append(_Variable._from_node(node) if var is None else var)
+        return tuple(ret)
 
     def get_retained_outputs(self) -> tuple[variable.Variable | None, ...]:
         """The outputs kept by :meth:`retain_outputs`, as Variables connected to the graph.
@@ -422,11 +515,12 @@ class FunctionNode:
         An output whose variable was dropped is recreated from the retained array and
         re-attached to this node.
         """
-        if self._output_indexes_to_retain is None or self.outputs is None:
+        retain = self._output_indexes_to_retain
+        outputs = self.outputs
+        if retain is None or outputs is None:
             return ()
         ret: list[variable.Variable | None] = []
-        outputs = list(self.outputs)
-        for index, data in zip(self._output_indexes_to_retain, self._retained_output_data or ()):
+        for index, data in zip(retain, self._retained_output_data or ()):
             if data is None:
                 # An output returned as None by forward stays None.
                 ret.append(None)
@@ -436,11 +530,15 @@ class FunctionNode:
                 var = _output_variable(data, True)
                 node = _output_node(var, data, self, self.rank + 1)
                 node.data = data
-                outputs[index] = weakref.ref(node)
+                outputs = (*outputs[:index], weakref.ref(node), *outputs[index + 1 :])
+                self.outputs = outputs
             else:
-                var = node.get_variable()
+                var = node._variable()
+                if var is None:
+                    # The variable was dropped (the graph keeps nodes, not variables): a new
+                    # one around the node, as node.get_variable() makes it.
+                    var = _Variable._from_node(node)
             ret.append(var)
-        self.outputs = tuple(outputs)
         return tuple(ret)
 
     @property

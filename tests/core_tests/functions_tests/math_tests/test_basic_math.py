@@ -536,3 +536,26 @@ def test_install_variable_arithmetics_reinstalls_the_operators():
         numpy.testing.assert_array_equal((x + x).array, [2.0])
     finally:
         chainer.Variable.__add__ = saved
+
+
+# -- type checks remembered per input signature (issue 22) -------------------------------------
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.mul, operator.truediv, operator.pow], ids=lambda f: f.__name__)
+def test_a_signature_that_fails_the_check_fails_after_others_passed(op):
+    # The check of two variables is remembered per shapes and dtypes: a new pair that does
+    # not broadcast, or mixes dtypes, is still refused, however often others passed.
+    def var(shape, dtype=numpy.float32):
+        return chainer.Variable(numpy.ones(shape, dtype))
+
+    for _ in range(2):
+        op(var(3), var(3))
+        op(var((2, 3)), var(3))
+    for _ in range(2):
+        with pytest.raises(type_check.InvalidType, match="Expect: "):
+            op(var(3), var(4))
+        with pytest.raises(type_check.InvalidType, match="Expect: "):
+            op(var(3), var(3, numpy.float64))
+    if op in (operator.truediv, operator.pow):
+        with pytest.raises(type_check.InvalidType, match=r"dtype\.kind == f"):
+            op(var(3, numpy.int32), var(3, numpy.int32))

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy
+
 from chainer import backend, function_node, utils, variable
-from chainer.functions import _gpu_kernels
+from chainer.functions import _gpu_kernels, _scalar_arrays
 from chainer.utils import type_check
+
+_ndarray = numpy.ndarray
+_constant_arrays = _scalar_arrays.arrays
 
 
 class Tanh(function_node.FunctionNode):
+    _type_check_reads_inputs_only = True
+
     @property
     def label(self) -> str:
         return "Tanh"
@@ -21,7 +28,8 @@ class Tanh(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_outputs((0,))
         x = inputs[0]
-        return (utils.force_array(backend.get_array_module(x).tanh(x)),)
+        y = numpy.tanh(x) if type(x) is _ndarray else backend.get_array_module(x).tanh(x)
+        return (y if type(y) is _ndarray else utils.force_array(y),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (y,) = self.get_retained_outputs()
@@ -34,7 +42,12 @@ class TanhGrad(function_node.FunctionNode):
     def forward_cpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         y, gy = inputs
-        return (utils.force_array(gy * (1 - y * y)),)
+        # 1 as a 0-dimensional array of y's dtype: the same result, faster (see _scalar_arrays).
+        one = _constant_arrays.get((1.0, y.dtype))
+        if one is None or type(y) is not _ndarray:
+            one = _scalar_arrays.operand(1.0, y)
+        gx = gy * (one - y * y)
+        return (gx if type(gx) is _ndarray else utils.force_array(gx),)
 
     def forward_gpu(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))

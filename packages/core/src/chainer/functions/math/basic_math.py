@@ -17,6 +17,7 @@ from typing import Any
 import numpy
 
 from chainer import backend, function_node, utils, variable
+from chainer.functions import _scalar_arrays
 from chainer.functions.math import sum as sum_module
 from chainer.functions.math._basic_math_grads import (
     AbsoluteGrad,
@@ -30,6 +31,7 @@ from chainer.utils import type_check
 
 _Variable = variable.Variable
 _ndarray = numpy.ndarray
+_constant_arrays = _scalar_arrays.arrays
 
 
 def _as_array(y: Any, dtype: Any) -> Any:
@@ -88,6 +90,8 @@ def _check_same_dtype(in_types: Any, names: tuple[str, ...]) -> None:
 class _FloatInput(function_node.FunctionNode):
     """A node of one variable ``x`` that must be floating point."""
 
+    _type_check_reads_inputs_only = True
+
     def check_type_forward(self, in_types: Any) -> None:
         type_check._argname(in_types, ("x",))
         type_check.expect(in_types[0].dtype.kind == "f")
@@ -116,8 +120,10 @@ class _Broadcasting(function_node.FunctionNode):
     A subclass gives :meth:`_input_grads`, the gradients before that sum.
     """
 
-    # Whether the operands must be floating point.
+    # Whether the operands must be floating point (a constant of the class: the check,
+    # which reads it, is remembered per class and input signature).
     _float_only = False
+    _type_check_reads_inputs_only = True
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_same_dtype(in_types, ("lhs", "rhs"))
@@ -164,6 +170,7 @@ class Add(_Broadcasting):
     """Sum of two or more variables (broadcasting)."""
 
     _label = "_ + _"
+    _type_check_reads_inputs_only = True
 
     def check_type_forward(self, in_types: Any) -> None:
         _check_same_dtype(in_types, tuple(f"x{i}" for i in range(len(in_types))))
@@ -188,7 +195,16 @@ class AddConstant(_ConstantOperand):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
-        return (_as_array(x + self.value, x.dtype),)
+        value = self.value
+        if type(value) is float and type(x) is _ndarray:
+            # A 0-dimensional array of x's dtype for the constant: the same sum, faster (see
+            # _scalar_arrays); the result has x's dtype, but is a scalar if x is 0-dimensional.
+            c = _constant_arrays.get((value, x.dtype))
+            if c is not None:
+                y = x + c
+                return (y if type(y) is _ndarray else numpy.asarray(y),)
+            value = _scalar_arrays.operand(value, x)
+        return (_as_array(x + value, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         return (grad_outputs[0],)
@@ -234,10 +250,19 @@ class MulConstant(_ConstantOperand):
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x = inputs[0]
-        return (_as_array(x * self.value, x.dtype),)
+        value = self.value
+        if type(value) is float and type(x) is _ndarray:
+            # A 0-dimensional array of x's dtype for the constant: the same product, faster (see
+            # _scalar_arrays); the result has x's dtype, but is a scalar if x is 0-dimensional.
+            c = _constant_arrays.get((value, x.dtype))
+            if c is not None:
+                y = x * c
+                return (y if type(y) is _ndarray else numpy.asarray(y),)
+            value = _scalar_arrays.operand(value, x)
+        return (_as_array(x * value, x.dtype),)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
-        return (grad_outputs[0] * self.value,)
+        return MulConstant(self.value).apply(grad_outputs)
 
 
 class DivByConstant(_ConstantOperand):
