@@ -301,7 +301,7 @@ class FunctionNode:
         if self._output_indexes_to_retain is not None:
             retained = []
             for i in self._output_indexes_to_retain:
-                ret[i]._node.data = y = outputs[i]
+                ret[i]._node.data = y = outputs[i]  # type: ignore[union-attr]  # recorded just above
                 retained.append(y)
             self._retained_output_data = tuple(retained)
         if debug:
@@ -340,7 +340,7 @@ class FunctionNode:
         passed[key] = func
 
     def _outputs_without_edges(
-        self, input_vars: list[variable.Variable], outputs: tuple[Any, ...]
+        self, input_vars: Sequence[variable.Variable], outputs: tuple[Any, ...]
     ) -> tuple[variable.Variable, ...]:
         # Chainer 7.8.1 recorded the graph whenever backprop was enabled, so code reads
         # ``y.creator`` (e.g. dropout's mask) after applying a function to constants. The
@@ -526,6 +526,7 @@ class FunctionNode:
                 ret.append(None)
                 continue
             node = outputs[index]()
+            var: variable.Variable | None
             if node is None:
                 var = _output_variable(data, True)
                 node = _output_node(var, data, self, self.rank + 1)
