@@ -246,3 +246,31 @@ def test_double_backprop_through_the_chain():
     np.testing.assert_allclose(gx.array, 0.5 * (1 - t * t), rtol=1e-12)
     F.sum(gx).backward()
     np.testing.assert_allclose(x.grad, -0.5 * t * (1 - t * t), rtol=1e-12)
+
+
+def test_linear_relu_and_lstm_refuse_bad_inputs_after_good_ones_passed():
+    """Linear, ReLU and LSTM remember the input signatures that passed their checks; a new,
+    wrong signature is still refused with the check's message."""
+    x = np.ones((2, 3), np.float32)
+    W = np.ones((4, 3), np.float32)
+    b = np.ones(4, np.float32)
+    F.linear(x, W, b)
+    F.linear(x, W, b)  # remembered
+    from chainer.functions.activation.relu import ReLU
+    from chainer.functions.connection.linear import LinearFunction
+    from chainer.functions.rnn.lstm import LSTM
+
+    assert LinearFunction._passed_signatures, "Linear's check is not remembered per signature"
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == W.shape\[1\]"):
+        F.linear(x, np.ones((4, 5), np.float32), b)
+    with pytest.raises(type_check.InvalidType, match=r"b.dtype == x.dtype"):
+        F.linear(x, W, b.astype(np.float64))
+    F.relu(x)
+    assert ReLU._passed_signatures
+    with pytest.raises(type_check.InvalidType, match=r"x.dtype.kind == f"):
+        F.relu(x.astype(np.int32))
+    c = np.zeros((2, 3), np.float32)
+    F.lstm(c, np.zeros((2, 12), np.float32))
+    assert LSTM._passed_signatures
+    with pytest.raises(type_check.InvalidType, match=r"x.shape\[1\] == 4 \* c_prev.shape\[1\]"):
+        F.lstm(c, np.zeros((2, 8), np.float32))
