@@ -390,13 +390,13 @@ class FrontendCudnn:
         arrays = tuple(a if a.flags.c_contiguous else cupy.ascontiguousarray(a) for a in arrays)
         size = plan.workspace_size
         workspace = cupy.empty((size,), numpy.uint8) if size else None
+        # The variant pack by tensor uid, which the lowered graph and pygraph both take.
+        pack = {uid: a.data.ptr for uid, a in zip(plan.uids, arrays)}
         if plan.direct is not None:
-            pack = {uid: a.data.ptr for uid, a in zip(plan.uids, arrays)}
             plan.direct(pack, 0 if workspace is None else workspace.data.ptr, handle.backend_handle)
         elif plan.index is None:
-            plan.graph.execute({t: a.data.ptr for t, a in zip(plan.tensors, arrays)}, workspace, handle=handle)
+            plan.graph.execute(pack, workspace, handle=handle)
         else:
-            pack = {t: a.data.ptr for t, a in zip(plan.tensors, arrays)}
             plan.graph.execute_plan_at_index(pack, workspace, plan.index, handle)
 
 
