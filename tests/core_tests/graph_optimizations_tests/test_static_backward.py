@@ -476,3 +476,26 @@ def test_the_schedule_node_cannot_be_applied():
     assert isinstance(node, _replay.ScheduleNode)
     with pytest.raises(RuntimeError, match="made by a replay of chainer.static_graph"):
         node.forward((x,))
+
+
+def test_functions_of_several_outputs_some_unused():
+    class Split(MLP):
+        def define_by_run(self, x):
+            a, b, _ = F.split_axis(F.linear(x, self.W0, self.b0), 3, axis=1)  # the third gets no gradient
+            return F.linear(F.concat((F.tanh(a), b * a)), self.W2[:, :6]), x
+
+    static_cls, dynamic_cls = static_and_dynamic(Split)
+    static, dynamic = static_cls(sizes=(6, 9, 8, 3)), dynamic_cls(sizes=(6, 9, 8, 3))
+    data = numpy.random.default_rng(4).normal(size=(2, 6)).astype(numpy.float32)
+    static(chainer.Variable(data))
+    results = []
+    for model in (static, dynamic):
+        model.cleargrads()
+        x = chainer.Variable(data.copy())
+        y, same = model(x)
+        assert same is x  # an argument returned as is
+        assert (y.creator.label == SCHEDULE_NODE) == (model is static)
+        F.sum(y * y).backward()
+        results.append(x.grad)
+    numpy.testing.assert_array_equal(*results)
+    _assert_same_grads(static, dynamic)
