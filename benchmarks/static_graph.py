@@ -12,14 +12,14 @@ round of each variant and the median of the per-round ratios (define-by-run time
 static time: above 1 means the static graph is faster).
 
 Measured on the 2-core development machine (shared, loaded), OpenBLAS with one
-thread, CPU time, best of 15 alternating rounds, ranges over 4 alternations of the
+thread, CPU time, best of 15 alternating rounds, ranges over 8 alternations of the
 code before and after the recorded backward (2026-11-27):
 
-- small forward: define-by-run 34.5-35.6 us; static 34.8-35.2 us before (ratio
-  1.00-1.02), 28.8-29.4 us after (1.20-1.21x): the fast replay runs the nodes'
-  forward on arrays and makes one node for the chain;
-- small step: define-by-run 239-245 us; static 240-246 us before (ratio 0.99-1.01),
-  246.5-250 us after (0.96-0.99): the backward now runs the recorded backward
+- small forward: define-by-run 34.4-35.6 us; static 34.4-35.4 us before (ratio
+  0.99-1.02), 28.6-32.0 us after (1.11-1.23x, 1.20 in 6 of 8): the fast replay runs
+  the nodes' forward on arrays and makes one node for the chain;
+- small step: define-by-run 236-261 us; static 240-250 us before (ratio 0.95-1.01),
+  246-263 us after (0.96-0.99): the backward now runs the recorded backward
   schedule, but ~64 us of its ~100 us are the recorded nodes' own ``backward``
   calls (each applies its gradient functions), which any replay must make; linking
   the nodes for them (their retained inputs are read through variable nodes, ~5 us)
