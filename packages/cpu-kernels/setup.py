@@ -40,9 +40,12 @@ setup(
                 "csrc/rnn.c",
                 "csrc/loss.c",
                 "csrc/embed.c",
+                "csrc/blas.c",
             ],
             depends=["csrc/kernels.h", "csrc/fastmath.h"],
             extra_compile_args=compile_args,
+            # dlopen/dlsym (csrc/blas.c): in libc from glibc 2.34, in libdl before.
+            libraries=["dl"] if sys.platform.startswith("linux") else [],
         )
     ]
 )

@@ -1,6 +1,7 @@
 """Gradient accumulation in backprop (chainer._backprop.traverse): a variable used many
 times receives the sum of its gradients, summed in place into one buffer unless the sum
-must be differentiable or seen by hooks, with the same numbers either way."""
+must be differentiable or seen by hooks, with the same numbers either way; parameters'
+gradients computed as arrays and added into that buffer, with the same bits."""
 
 import numpy as np
 
@@ -131,6 +132,135 @@ def test_double_backprop_through_accumulated_gradient():
     x_arr = x0.copy()
     (numerical,) = gradient_check.numerical_grad(f, (x_arr,), (np.ones((), np.float64),), eps=1e-6)
     np.testing.assert_allclose(x.grad, numerical, rtol=1e-5, atol=1e-7)
+
+
+# -- parameters' gradients as arrays, summed into their buffer -------------------------------
+
+
+def _parameters(rng):
+    """An embedding E (10 ids of 6 units), an input weight W (8, 6) with bias b, and an
+    output weight V (5, 8): as a language model's, each used at every step."""
+    return [Variable(rng.standard_normal(shape).astype(np.float32)) for shape in ((10, 6), (8, 6), (8,), (5, 8))]
+
+
+def _rnn_like_loss(params, ids, cs):
+    E, W, b, V = params
+    loss = 0
+    h = None
+    for t in range(STEPS):
+        a = F.linear(F.embed_id(ids[t], E), W, b)
+        h = F.tanh(a if h is None else a + h)
+        loss += F.sum(F.linear(h, V) * cs[t])
+    return loss
+
+
+def _gradients(params, hooked, make_loss):
+    for p in params:
+        p.cleargrad()
+    if hooked:
+        with _Recorder():
+            make_loss().backward()
+    else:
+        make_loss().backward()
+    return [(p.grad.copy(), p.grad_var.requires_grad) for p in params]
+
+
+def test_parameter_gradients_are_those_of_the_gradient_nodes_bit_for_bit(cpu_code):
+    # Without hooks backprop computes the gradients of parameters (leaves) as arrays and,
+    # with chainer-cpu-kernels, adds them into the sum so far (GEMM with beta = 1, the
+    # embedding's rows scattered in place). A registered hook makes it apply the gradient
+    # nodes and Add nodes of before; both must give the same bits and flags, and the sums
+    # a float64 reference computed here.
+    rng = np.random.default_rng(3)
+    params = _parameters(rng)
+    ids = rng.integers(0, 10, (STEPS, 4)).astype(np.int32)  # repeats within and across steps
+    cs = [rng.standard_normal((4, 5)).astype(np.float32) for _ in range(STEPS)]
+    fast = _gradients(params, False, lambda: _rnn_like_loss(params, ids, cs))
+    reference = _gradients(params, True, lambda: _rnn_like_loss(params, ids, cs))
+    for (g, flag), (want, want_flag) in zip(fast, reference):
+        np.testing.assert_array_equal(g, want)
+        assert (np.signbit(g) == np.signbit(want)).all()
+        assert flag == want_flag
+    if cpu_code is not None:
+        assert cpu_code["gemm_tn_accumulate"] >= 2 * (STEPS - 2)
+        assert cpu_code["embed_id_backward_accumulate"] >= STEPS - 2
+
+    # The output weight's gradient in float64: sum over steps of c_t^T h_t.
+    E, W, b, V = (p.array.astype(np.float64) for p in params)
+    h = np.zeros((4, 8))
+    expected_V = np.zeros((5, 8))
+    for t in range(STEPS):
+        h = np.tanh(E[ids[t]] @ W.T + b + h)
+        expected_V += cs[t].T @ h
+    np.testing.assert_allclose(fast[3][0], expected_V, rtol=1e-4, atol=1e-4)
+
+
+def test_a_parameter_given_twice_to_one_function_is_summed_as_before(cpu_code):
+    # F.linear(W, W): W is the input and the weight; its two gradients of one call must
+    # join in the order of before, and W's other uses too.
+    rng = np.random.default_rng(4)
+    W = Variable(rng.standard_normal((6, 6)).astype(np.float32))
+    cs = [rng.standard_normal((6, 6)).astype(np.float32) for _ in range(5)]
+
+    def loss():
+        return sum(F.sum(F.linear(W, W) * c) for c in cs)
+
+    (fast,) = _gradients([W], False, loss)
+    (reference,) = _gradients([W], True, loss)
+    np.testing.assert_array_equal(fast[0], reference[0])
+    w = W.array.astype(np.float64)
+    c_sum = sum(c.astype(np.float64) for c in cs)
+    np.testing.assert_allclose(fast[0], c_sum @ w + c_sum.T @ w, rtol=1e-5, atol=1e-5)
+
+
+def test_parameter_gradients_add_to_a_gradient_already_there(cpu_code):
+    # Two backward passes without cleargrads: the second adds to the first's gradient.
+    rng = np.random.default_rng(5)
+    params = _parameters(rng)
+    ids = rng.integers(0, 10, (STEPS, 4)).astype(np.int32)
+    cs = [rng.standard_normal((4, 5)).astype(np.float32) for _ in range(STEPS)]
+    results = []
+    for hooked in (False, True):
+        for p in params:
+            p.cleargrad()
+        for _ in range(2):
+            if hooked:
+                with _Recorder():
+                    _rnn_like_loss(params, ids, cs).backward()
+            else:
+                _rnn_like_loss(params, ids, cs).backward()
+        results.append([p.grad.copy() for p in params])
+    for g, want in zip(*results):
+        np.testing.assert_array_equal(g, want)
+    once = _gradients(params, True, lambda: _rnn_like_loss(params, ids, cs))
+    for g, (g1, _) in zip(results[0], once):
+        np.testing.assert_array_equal(g, g1 + g1)
+
+
+def test_double_backprop_through_a_weight_shared_by_linear_layers(cpu_code):
+    # With enable_double_backprop the weight's gradient stays a graph (no arrays, no
+    # in-place sums): z = sum(gW ** 2) differentiated again, against numerical gradients.
+    rng = np.random.default_rng(6)
+    w0 = rng.standard_normal((3, 4))
+    xs = [rng.standard_normal((2, 4)) for _ in range(6)]
+    cs = [rng.standard_normal((2, 3)) for _ in range(6)]
+
+    def z_of(w):
+        loss = sum(F.sum(F.tanh(F.linear(x, w)) * c) for x, c in zip(xs, cs))
+        (gw,) = chainer.grad([loss], [w], enable_double_backprop=True)
+        return gw, F.sum(gw * gw)
+
+    W = Variable(w0.copy())
+    gw, z = z_of(W)
+    assert gw.creator is not None
+    expected = sum(((1 - np.tanh(x @ w0.T) ** 2) * c).T @ x for x, c in zip(xs, cs))
+    np.testing.assert_allclose(gw.array, expected, rtol=1e-12)
+    z.backward()
+    w_arr = w0.copy()
+    (numerical,) = gradient_check.numerical_grad(
+        lambda: (z_of(Variable(w_arr))[1].array,), (w_arr,), (np.ones((), np.float64),), eps=1e-6
+    )
+    np.testing.assert_allclose(W.grad, numerical, rtol=1e-5, atol=1e-7)
 
 
 # -- the order of the traversal --------------------------------------------------------------

@@ -232,3 +232,104 @@ def test_transpose_add_bias_refusals_name_the_kernel():
         _ops.transpose_add_bias(numpy.ones((4, 2), f32), numpy.ones(3, f32), numpy.ones((2, 4), f32))
     with pytest.raises(TypeError, match=r"chainer_cpu_kernels.transpose_add_bias takes 3 arguments, got 2"):
         _ops.transpose_add_bias(numpy.ones((4, 2), f32), None)
+
+
+# -- the accumulating forms: gemm_tn_accumulate, embed_id_backward_accumulate ---------------
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_gemm_tn_accumulate_is_numpys_product_and_add_bit_for_bit(dtype):
+    # c + a.T.dot(b) computed by NumPy is the reference: the kernel calls NumPy's own BLAS
+    # with beta = 1, which must give those very bits (shapes of RNN steps and random ones).
+    rs = numpy.random.RandomState(11)
+    shapes = [(20, 1000, 200), (20, 800, 200), (128, 800, 200), (1, 5, 7), (3, 2, 2)]
+    shapes += [(rs.randint(1, 129), *rs.randint(2, 300, 2)) for _ in range(40)]
+    for k, m, n in shapes:
+        a = rs.standard_normal((k, m)).astype(dtype)
+        b = rs.standard_normal((k, n)).astype(dtype)
+        c = rs.standard_normal((m, n)).astype(dtype)
+        want = c + a.T.dot(b)
+        assert _ops.gemm_tn_accumulate(a, b, c) is True, (k, m, n)
+        numpy.testing.assert_array_equal(c, want, err_msg=f"{(k, m, n)}")
+
+
+def test_gemm_tn_accumulate_adds_nothing_for_an_empty_product():
+    c = numpy.full((3, 4), 7.0, f32)
+    assert _ops.gemm_tn_accumulate(numpy.ones((0, 3), f32), numpy.ones((0, 4), f32), c) is True
+    assert (c == 7).all()
+
+
+@pytest.mark.parametrize(
+    "case", ["one row", "one column", "long sum", "float16", "mixed", "strided a", "read-only c", "1-d", "not an array"]
+)
+def test_gemm_tn_accumulate_declines(case):
+    # One row or column: NumPy takes a matrix-vector product there, whose bits GEMM's may
+    # not be; a sum over more than 128 rows: GEMM would add c before its last block of K.
+    a, b, c = numpy.ones((4, 3), f32), numpy.ones((4, 5), f32), numpy.full((3, 5), 7.0, f32)
+    if case == "long sum":
+        a, b = numpy.ones((129, 3), f32), numpy.ones((129, 5), f32)
+    elif case == "one row":
+        a, c = numpy.ones((4, 1), f32), numpy.full((1, 5), 7.0, f32)
+    elif case == "one column":
+        b, c = numpy.ones((4, 1), f32), numpy.full((3, 1), 7.0, f32)
+    elif case == "float16":
+        a, b, c = a.astype(numpy.float16), b.astype(numpy.float16), c.astype(numpy.float16)
+    elif case == "mixed":
+        b = b.astype(numpy.float64)
+    elif case == "strided a":
+        a = numpy.ones((4, 6), f32)[:, ::2]
+    elif case == "read-only c":
+        c.flags.writeable = False
+    elif case == "1-d":
+        a = numpy.ones(12, f32)
+    else:
+        a = [[1.0] * 3] * 4
+    assert _ops.gemm_tn_accumulate(a, b, c) is False
+    assert (c == 7).all()
+
+
+def test_gemm_tn_accumulate_refusals_name_the_kernel():
+    with pytest.raises(ValueError, match=r"chainer_cpu_kernels.gemm_tn_accumulate: expected a \(K, M\), b \(K, N\)"):
+        _ops.gemm_tn_accumulate(numpy.ones((4, 3), f32), numpy.ones((5, 2), f32), numpy.zeros((3, 2), f32))
+    with pytest.raises(TypeError, match=r"chainer_cpu_kernels.gemm_tn_accumulate takes 3 arguments, got 2"):
+        _ops.gemm_tn_accumulate(numpy.ones((4, 3), f32), numpy.ones((4, 2), f32))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("ignore", [None, 3])
+@pytest.mark.parametrize("id_dtype", [numpy.int32, numpy.int64])
+def test_embed_accumulate_is_the_sum_with_add_at_bit_for_bit(dtype, ignore, id_dtype):
+    # gW + (zeros with numpy.add.at of the rows): the overwriting kernel's result added.
+    rs = numpy.random.RandomState(6)
+    ids = rs.randint(0, 6, (7, 5)).astype(id_dtype)  # many repeats
+    gy = rs.standard_normal((7, 5, 3)).astype(dtype)
+    gW = rs.standard_normal((6, 3)).astype(dtype)
+    scattered = numpy.zeros((6, 3), dtype)
+    keep = ids.ravel() != ignore
+    numpy.add.at(scattered, ids.ravel()[keep], gy.reshape(-1, 3)[keep])
+    want = gW + scattered
+    assert _ops.embed_id_backward_accumulate(ids, gy, ignore, gW) is True
+    numpy.testing.assert_array_equal(gW, want)
+    assert (numpy.signbit(gW) == numpy.signbit(want)).all()
+
+
+def test_embed_accumulate_leaves_rows_no_id_names():
+    # Rows without an id are not touched, -0.0 included (the documented difference from
+    # adding the full zero-filled gradient, which would make it +0.0).
+    gW = numpy.full((4, 2), -0.0, f32)
+    assert _ops.embed_id_backward_accumulate(numpy.array([1, 1], numpy.int32), numpy.ones((2, 2), f32), None, gW)
+    numpy.testing.assert_array_equal(gW, [[0, 0], [2, 2], [0, 0], [0, 0]])
+    assert numpy.signbit(gW[[0, 2, 3]]).all()
+
+
+def test_embed_accumulate_declines_long_id_lists_and_ids_out_of_range():
+    gW = numpy.full((6, 3), 7.0, f32)
+    assert (
+        _ops.embed_id_backward_accumulate(numpy.zeros(257, numpy.int32), numpy.ones((257, 3), f32), None, gW) is False
+    )
+    assert (
+        _ops.embed_id_backward_accumulate(numpy.array([0, 6], numpy.int32), numpy.ones((2, 3), f32), None, gW) is False
+    )
+    assert (gW == 7).all()
+    assert _ops.embed_id_backward_accumulate(numpy.zeros(256, numpy.int32), numpy.ones((256, 3), f32), None, gW)
+    numpy.testing.assert_array_equal(gW[0], [263, 263, 263])

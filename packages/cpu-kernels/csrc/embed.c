@@ -28,9 +28,50 @@
 EMBED_BACKWARD_LOOP(embed_backward_f32, float)
 EMBED_BACKWARD_LOOP(embed_backward_f64, double)
 
-PyObject *ck_embed_id_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* The accumulating form: gW += the gradient above, for a weight whose gradient backprop
+ * sums over many uses (an RNN's embedding, once per time step). Each id's rows are first
+ * summed from zero in their order into `row_sum`, exactly the row the overwriting form
+ * makes, and that row is then added to gW's: the bits of gW + (that gradient) in every
+ * row an id names, without the zeroed vocabulary-sized array and the pass adding it.
+ * Rows no id names are left as they are (the full add would turn a -0.0 there into
+ * +0.0, the one difference). Finding an id's earlier rows is quadratic in the number of
+ * ids, so the caller declines long id lists. */
+#define EMBED_ACCUMULATE_LOOP(NAME, T)                                                               \
+    CK_CLONES static void NAME(const void *ids, int ids64, int has_ignore, long long ignore,         \
+                               const T *restrict gy, T *restrict gW, T *restrict row_sum,           \
+                               Py_ssize_t n, Py_ssize_t units)                                       \
+    {                                                                                                \
+        for (Py_ssize_t r = 0; r < n; r++) {                                                         \
+            const long long id = ids64 ? ((const int64_t *)ids)[r] : ((const int32_t *)ids)[r];      \
+            if (has_ignore && id == ignore)                                                          \
+                continue;                                                                            \
+            int seen = 0;                                                                            \
+            for (Py_ssize_t q = 0; q < r && !seen; q++)                                              \
+                seen = (ids64 ? ((const int64_t *)ids)[q] : ((const int32_t *)ids)[q]) == id;        \
+            if (seen)                                                                                \
+                continue;                                                                            \
+            for (Py_ssize_t k = 0; k < units; k++)                                                   \
+                row_sum[k] = (T)0 + gy[r * units + k];                                               \
+            for (Py_ssize_t q = r + 1; q < n; q++) {                                                 \
+                const long long other = ids64 ? ((const int64_t *)ids)[q] : ((const int32_t *)ids)[q]; \
+                if (other == id)                                                                     \
+                    for (Py_ssize_t k = 0; k < units; k++)                                           \
+                        row_sum[k] += gy[q * units + k];                                             \
+            }                                                                                        \
+            T *restrict row = gW + id * units;                                                       \
+            for (Py_ssize_t k = 0; k < units; k++)                                                   \
+                row[k] += row_sum[k];                                                                \
+        }                                                                                            \
+    }
+
+EMBED_ACCUMULATE_LOOP(embed_accumulate_f32, float)
+EMBED_ACCUMULATE_LOOP(embed_accumulate_f64, double)
+
+/* Ids past this many leave the accumulating form to NumPy (see EMBED_ACCUMULATE_LOOP). */
+enum { EMBED_ACCUMULATE_MAX_IDS = 256 };
+
+static PyObject *embed_backward(const char *kernel, int accumulate, PyObject *const *args, Py_ssize_t nargs)
 {
-    static const char kernel[] = "embed_id_backward";
     if (ck_check_nargs(kernel, nargs, 4) < 0)
         return NULL;
     const int has_ignore = args[2] != Py_None;
@@ -77,20 +118,44 @@ PyObject *ck_embed_id_backward(PyObject *self, PyObject *const *args, Py_ssize_t
                 got = 0;
         }
     }
+    void *row_sum = NULL;
+    if (got == 1 && accumulate) {
+        if (n > EMBED_ACCUMULATE_MAX_IDS)
+            got = 0;
+        else if ((row_sum = PyMem_Malloc((size_t)(units > 0 ? units : 1) * (size_t)gW.view.itemsize)) == NULL) {
+            PyErr_NoMemory();
+            got = -1;
+        }
+    }
     if (got == 1) {
         Py_BEGIN_ALLOW_THREADS
-        if (gy.dtype == CK_F32)
+        if (accumulate && gy.dtype == CK_F32)
+            embed_accumulate_f32(ids.buf, ids64, has_ignore, ignore, gy.view.buf, gW.view.buf, row_sum, n, units);
+        else if (accumulate)
+            embed_accumulate_f64(ids.buf, ids64, has_ignore, ignore, gy.view.buf, gW.view.buf, row_sum, n, units);
+        else if (gy.dtype == CK_F32)
             embed_backward_f32(ids.buf, ids64, has_ignore, ignore, gy.view.buf, gW.view.buf, n, vocab, units);
         else
             embed_backward_f64(ids.buf, ids64, has_ignore, ignore, gy.view.buf, gW.view.buf, n, vocab, units);
         Py_END_ALLOW_THREADS
     }
+    PyMem_Free(row_sum);
     PyBuffer_Release(&ids);
     ck_release(&gy);
     ck_release(&gW);
     if (got < 0)
         return NULL;
     return Py_NewRef(got ? Py_True : Py_False);
+}
+
+PyObject *ck_embed_id_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return embed_backward("embed_id_backward", 0, args, nargs);
+}
+
+PyObject *ck_embed_id_backward_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return embed_backward("embed_id_backward_accumulate", 1, args, nargs);
 }
 
 /* y = yt^T + b: the small-batch F.linear computes its product as W x^T (OpenBLAS is faster

@@ -92,6 +92,8 @@ PyObject *ck_lstm_backward(PyObject *self, PyObject *const *args, Py_ssize_t nar
 PyObject *ck_softmax_cross_entropy_forward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_softmax_cross_entropy_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_embed_id_backward(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_embed_id_backward_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ck_transpose_add_bias(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *ck_gemm_tn_accumulate(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -202,6 +202,12 @@ static PyMethodDef methods[] = {
     {"transpose_add_bias", (PyCFunction)(void (*)(void))ck_transpose_add_bias, METH_FASTCALL,
      "transpose_add_bias(yt, b, y) -> bool\n\ny = yt.T + b (b None: the transposed copy), cache-blocked (see "
      "chainer.backends.cpu_kernels.SLOTS)."},
+    {"embed_id_backward_accumulate", (PyCFunction)(void (*)(void))ck_embed_id_backward_accumulate, METH_FASTCALL,
+     "embed_id_backward_accumulate(ids, gy, ignore_label, gW) -> bool\n\ngW += the weight gradient of F.embed_id "
+     "(see chainer.backends.cpu_kernels.SLOTS)."},
+    {"gemm_tn_accumulate", (PyCFunction)(void (*)(void))ck_gemm_tn_accumulate, METH_FASTCALL,
+     "gemm_tn_accumulate(a, b, c) -> bool\n\nc += a.T @ b through NumPy's own BLAS (GEMM with beta = 1), the bits of "
+     "c + a.T.dot(b); False where that BLAS was not found (see chainer.backends.cpu_kernels.SLOTS)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -268,8 +268,46 @@ def traverse(
                     hook.backward_preprocess(func, in_data, out_grad)
             else:
                 all_hooks = None
+            leaf_grads: list[tuple[int, Any]] | None = None
             try:
-                if func._has_custom_accumulate:
+                if in_place and func._leaf_gradient_inputs and not func._has_custom_accumulate:
+                    # Gradients of parameters as arrays (no gradient node, no variable per
+                    # use), added into the buffer of the sum so far where the function can.
+                    kept = []
+                    for i in target:
+                        x = inputs[i]
+                        if (
+                            i not in func._leaf_gradient_inputs
+                            or x.creator_node is not None
+                            or inputs.count(x) != 1
+                            or (job := func._leaf_gradient_job(i, gys_t)) is None
+                        ):
+                            kept.append(i)
+                            continue
+                        compute, requires_grad, accumulate = job
+                        previous = grads.get(x)
+                        if (
+                            accumulate is not None
+                            and previous is not None
+                            and previous is owned.get(x, _NOT_OWNED)
+                            and accumulate(previous._array)
+                        ):
+                            if requires_grad:
+                                previous._requires_grad = True
+                            continue
+                        grad = Variable._init_unchecked(compute(), requires_grad=requires_grad)
+                        if previous is None and grad._array.shape == x.shape and grad._array.dtype == x.dtype:
+                            # A new array nothing else holds: the buffer of the sum from the start.
+                            grads[x] = owned[x] = grad
+                            continue
+                        if leaf_grads is None:
+                            leaf_grads = []
+                        leaf_grads.append((i, grad))
+                    if len(kept) != len(target):
+                        target = tuple(kept)
+                if not target:
+                    gxs: tuple[Any, ...] = ()
+                elif func._has_custom_accumulate:
                     gxs = _accumulated_backward(func, target, gys_t, grads)
                 else:
                     gxs = func.backward(target, gys_t)
@@ -285,7 +323,10 @@ def traverse(
             if all_hooks:
                 for hook in all_hooks:
                     hook.backward_postprocess(func, in_data, out_grad)
-            for i, gx in zip(target, gxs):
+            pairs: Iterable[tuple[int, Any]] = zip(target, gxs)
+            if leaf_grads is not None:
+                pairs = [*pairs, *leaf_grads]
+            for i, gx in pairs:
                 if gx is None:
                     continue
                 if type(gx) is not Variable:

@@ -115,6 +115,23 @@ class FunctionNode:
         cacheable = cls._has_type_check and owner.__dict__.get("_type_check_reads_inputs_only", False)
         cls._passed_signatures = {} if cacheable else None
 
+    # Inputs whose gradient _leaf_gradient_job can compute without a graph; backprop
+    # asks it where such an input is a leaf (a parameter) and no graph of the backward
+    # is recorded (see chainer._backprop.traverse).
+    _leaf_gradient_inputs: frozenset[int] = frozenset()
+
+    def _leaf_gradient_job(self, index: int, grad_outputs: tuple[Any, ...]) -> tuple[Any, bool, Any] | None:
+        """``(compute, requires_grad, accumulate)`` for input ``index`` (one of
+        :attr:`_leaf_gradient_inputs`), or ``None`` to leave it to :meth:`backward`.
+
+        ``compute()`` returns the gradient array, the bits :meth:`backward` would give,
+        as a new array that nothing else holds (backprop adds later gradients into it);
+        ``requires_grad`` is that of the variable backward would return; ``accumulate(buf)``
+        (or ``None``) adds the gradient into the array ``buf`` in place, with the bits of
+        ``buf + compute()``, and returns ``False`` where it declines. Backprop calls them
+        with no graph recorded, no hooks and no debug mode."""
+        return None
+
     # A per-instance name for :attr:`label` (one node class serving several functions).
     _label: str | None = None
 

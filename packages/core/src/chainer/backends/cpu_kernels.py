@@ -100,9 +100,20 @@ SLOTS: dict[str, str] = {
         "added to row ids[r], skipping ids equal to ignore_label (an int, or None); bit for bit numpy.add.at. "
         "Must decline an id outside [0, V) that is not ignore_label."
     ),
+    "embed_id_backward_accumulate": (
+        "embed_id_backward_accumulate(ids, gy, ignore_label, gW) -> bool: gW += what embed_id_backward would "
+        "write, in place, the bits of that sum in every row an id names (each id's rows summed from zero in "
+        "their order, then added); rows no id names are left as they are. May decline long id lists."
+    ),
     "transpose_add_bias": (
         "transpose_add_bias(yt, b, y) -> bool: y = yt.T + b for yt (O, B), y (B, O) and b (O,) or None (then "
         "the transposed copy), all of one float dtype; bit for bit NumPy's (one addition per element)."
+    ),
+    "gemm_tn_accumulate": (
+        "gemm_tn_accumulate(a, b, c) -> bool: c += a.T @ b in place for a (K, M), b (K, N) and c (M, N), "
+        "C-contiguous, of one float dtype; bit for bit c + a.T.dot(b) as NumPy computes it (its own BLAS, "
+        "GEMM with beta = 1). Declines where that BLAS cannot be called, for one row or column (NumPy's "
+        "matrix-vector product) and for K over 128 (GEMM's blocks of K would add c in another order)."
     ),
 }
 """Slot name -> the call a kernel for it receives and what it must do."""

@@ -79,6 +79,26 @@ class EmbedIDFunction(function_node.FunctionNode):
         self._valid = valid
         return (y,)
 
+    # Backprop computes W's gradient as an array where W is a leaf, and scatters the rows
+    # straight into the sum of its earlier gradients (an RNN's embedding, once per step).
+    _leaf_gradient_inputs = frozenset((1,))
+
+    def _leaf_gradient_job(self, index: int, grad_outputs: tuple[Any, ...]) -> tuple[Any, bool, Any] | None:
+        gy_var = grad_outputs[0]
+        gy = gy_var._array
+        if type(gy) is not numpy.ndarray:
+            return None
+        ids, ignore_label = self.inputs[0].data, self.ignore_label
+        grad = EmbedIDGrad(ids, self._w_shape, ignore_label)
+        accumulate = None
+        kernel = cpu_kernels.get("embed_id_backward_accumulate")
+        if kernel is not None and (ignore_label is None or cpu_kernels.fits_int64(ignore_label)):
+
+            def accumulate(buffer: Any) -> bool:
+                return bool(kernel(ids, gy, ignore_label, buffer))
+
+        return (lambda: grad.forward((gy,))[0]), gy_var._requires_grad, accumulate
+
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (x,) = self.get_retained_inputs()
         return (None, EmbedIDGrad(x.array, self._w_shape, self.ignore_label).apply(grad_outputs)[0])

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy
 
-from chainer import function_node, utils, variable
+from chainer import configuration, function_node, utils, variable
 from chainer.backends import cpu_kernels, intel64
 from chainer.utils import type_check
 
@@ -74,6 +74,36 @@ class LinearFunction(function_node.FunctionNode):
         if len(inputs) == 3:
             y += inputs[2]
         return (utils.force_array(y),)
+
+    # Backprop computes the weight's and the bias's gradients as arrays where they are
+    # leaves, and adds the weight's into the sum of its earlier gradients in place.
+    _leaf_gradient_inputs = frozenset((1, 2))
+
+    def _leaf_gradient_job(self, index: int, grad_outputs: tuple[Any, ...]) -> tuple[Any, bool, Any] | None:
+        from chainer.functions.math import sum as sum_module
+
+        gy_var = grad_outputs[0]
+        gy = gy_var._array
+        x_node = self.inputs[0]
+        x = x_node.data
+        if type(gy) is not numpy.ndarray or type(x) is not numpy.ndarray:
+            return None
+        if index == 2:
+            # What backward's F.sum(gy, axis=0) computes.
+            grad_bias = sum_module.Sum((0,), False)
+            return (lambda: grad_bias.forward((gy,))[0]), gy_var._requires_grad, None
+        grad_weight = LinearGradWeight(self.inputs[1].dtype)
+        accumulate = None
+        # GEMM's beta = 1 adds g_y^T x into the sum so far as it computes it (the bits of
+        # the product and an add, one pass fewer over the weight per use). Not where
+        # '@intel64' computes the product: its bits are oneDNN's.
+        kernel = cpu_kernels.get("gemm_tn_accumulate")
+        if kernel is not None and configuration.config.use_ideep == "never":
+
+            def accumulate(buffer: Any) -> bool:
+                return bool(kernel(gy, x, buffer))
+
+        return (lambda: grad_weight.forward((x, gy))[0]), x_node._requires_grad or gy_var._requires_grad, accumulate
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         from chainer.functions.math import sum as sum_module
