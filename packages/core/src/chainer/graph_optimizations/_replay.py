@@ -167,8 +167,8 @@ class Plan:
 def _backward_order(schedule: StaticScheduleFunction, plan: Plan, roots: tuple[bool, ...]) -> list[Any]:
     """The steps whose backward define-by-run's traversal calls, in its order: per
     step, its index, its target input positions, its first output's table index, its
-    number of outputs, and per target (position, table index, shape, dtype) where the
-    gradient goes. Functions in decreasing rank, ties in the order they
+    number of outputs, and per target (position, table index, shape, dtype, whether
+    the step takes the value once) where the gradient goes. Functions in decreasing rank, ties in the order they
     were queued (a function is queued when a gradient first reaches one of its outputs).
 
     Outside functions interleave with these in define-by-run, but never change their
@@ -208,7 +208,8 @@ def _backward_order(schedule: StaticScheduleFunction, plan: Plan, roots: tuple[b
         if not target:
             continue
         infos = schedule._value_infos
-        routes = tuple((i, step.inputs[i], *infos[step.inputs[i]]) for i in target)
+        inputs = step.inputs
+        routes = tuple((i, inputs[i], *infos[inputs[i]], inputs.count(inputs[i]) == 1) for i in target)
         order.append((k, target, first, step.n_outputs, routes))
         for j in target:
             reach(step.inputs[j])
@@ -394,6 +395,8 @@ class ScheduleNode(function_node.FunctionNode):
         # hooks called around each function, debug checks, as the generic traversal does.
         generic = bool(flags.enable_backprop or debug or hooks)
         nodes = self._nodes
+        leaves: Any = None  # table indexes of the inputs that are leaves (parameters)
+        owned: dict[int, Any] = {}  # gradient buffers this backward made and may add into
         for k, target, first, n_out, routes in order:
             func = nodes[k]
             if n_out == 1:
@@ -415,8 +418,16 @@ class ScheduleNode(function_node.FunctionNode):
                     hook.backward_preprocess(func, in_data, out_grad)
             else:
                 all_hooks = None
+            leaf_grads = None
+            if not generic and func._leaf_gradient_inputs and not func._has_custom_accumulate:
+                if leaves is None:
+                    leaves = {i for i, x in zip(schedule._grad_inputs, self.inputs) if x.creator_node is None}
+                routes, leaf_grads = _leaf_gradients(func, routes, gys, grads, leaves, owned)
+                target = tuple([r[0] for r in routes])
             try:
-                if func._has_custom_accumulate:
+                if not target:
+                    gxs: tuple[Any, ...] = ()
+                elif func._has_custom_accumulate:
                     gxs = _accumulated_backward(func, routes, gys, grads)
                 else:
                     gxs = func.backward(target, gys)
@@ -430,7 +441,10 @@ class ScheduleNode(function_node.FunctionNode):
             if all_hooks:
                 for hook in all_hooks:
                     hook.backward_postprocess(func, in_data, out_grad)
-            for (i, index, shape, dtype), gx in zip(routes, gxs):
+            pairs: Any = zip(routes, gxs)
+            if leaf_grads:
+                pairs = [*pairs, *leaf_grads]
+            for (i, index, shape, dtype, _), gx in pairs:
                 if gx is None:
                     continue
                 if type(gx) is not _Variable:
@@ -447,6 +461,40 @@ class ScheduleNode(function_node.FunctionNode):
                     grads[index] = _sum(previous, gx)
         grad_inputs = schedule._grad_inputs
         return tuple([grads[grad_inputs[i]] for i in target_input_indexes])
+
+
+def _leaf_gradients(
+    func: Any, routes: tuple[Any, ...], gys: tuple[Any, ...], grads: list[Any], leaves: set[int], owned: dict[int, Any]
+) -> tuple[tuple[Any, ...], list[Any]]:
+    """The gradients of the parameters among ``routes`` that ``func`` computes as arrays
+    (``FunctionNode._leaf_gradient_job``), added into the sum's buffer where it can, as
+    the generic traversal does it. Returns the routes left to ``func.backward`` and the
+    other gradients computed, as (route, gradient) pairs."""
+    kept = []
+    computed = []
+    for route in routes:
+        i, index, shape, dtype, single = route
+        if not single or index not in leaves or i not in func._leaf_gradient_inputs:
+            kept.append(route)
+            continue
+        job = func._leaf_gradient_job(i, gys)
+        if job is None:
+            kept.append(route)
+            continue
+        compute, requires_grad, accumulate = job
+        previous = grads[index]
+        if accumulate is not None and previous is not None and previous is owned.get(index):
+            if accumulate(previous._array):
+                if requires_grad:
+                    previous._requires_grad = True
+                continue
+        grad = _Variable._init_unchecked(compute(), requires_grad=requires_grad)
+        if previous is None and grad._array.shape == shape and grad._array.dtype == dtype:
+            # A new array nothing else holds: the buffer of the sum from the start.
+            grads[index] = owned[index] = grad
+            continue
+        computed.append((route, grad))
+    return tuple(kept), computed
 
 
 def _sum(previous: variable.Variable, gx: variable.Variable) -> variable.Variable:
@@ -467,7 +515,7 @@ def _accumulated_backward(
     # once per distinct input, as the generic traversal hands them.
     seen: set[int] = set()
     accumulated = []
-    for _, index, _, _ in routes:
+    for _, index, *_ in routes:
         if index in seen:
             accumulated.append(None)
         else:
