@@ -12,18 +12,20 @@ round of each variant and the median of the per-round ratios (define-by-run time
 static time: above 1 means the static graph is faster).
 
 Measured on the 2-core development machine (shared, loaded), OpenBLAS with one
-thread, CPU time, best of 15 alternating rounds, ranges over 8 alternations of the
-code before and after the recorded backward (2026-11-27):
+thread, CPU time, best of 15 alternating rounds, ranges over 4 alternations of the
+code before and after the recorded backward (2026-11-27, with the traversal's
+parameter gradients as arrays of main 61fd5f6 in both):
 
-- small forward: define-by-run 34.4-35.6 us; static 34.4-35.4 us before (ratio
-  0.99-1.02), 28.6-32.0 us after (1.11-1.23x, 1.20 in 6 of 8): the fast replay runs
-  the nodes' forward on arrays and makes one node for the chain;
-- small step: define-by-run 236-261 us; static 240-250 us before (ratio 0.95-1.01),
-  246-263 us after (0.96-0.99): the backward now runs the recorded backward
-  schedule, but ~64 us of its ~100 us are the recorded nodes' own ``backward``
-  calls (each applies its gradient functions), which any replay must make; linking
-  the nodes for them (their retained inputs are read through variable nodes, ~5 us)
-  costs about what the forward saved. The recorded backward is a fixed sequence of
+- small forward: define-by-run 34.9-36.2 us; static 34.7-35.5 us before (ratio
+  0.99-1.02), 28.9-29.4 us after (1.19-1.25x): the fast replay runs the nodes'
+  forward on arrays and makes one node for the chain;
+- small step: define-by-run 246-252 us; static 248-254 us before (ratio 0.98-1.00),
+  255-263 us after (0.95-0.98): the backward now runs the recorded backward
+  schedule, but most of it is the recorded nodes' own ``backward`` calls (each
+  applies its gradient functions), which any replay must make; linking the
+  nodes for them (their retained inputs are read through variable nodes, ~5 us)
+  costs what the forward saved, and the chain's node and the replay loop a few us
+  more: the step is 2-5 % slower on the CPU. The recorded backward is a fixed sequence of
   kernel launches, the groundwork for capturing the step into a CUDA Graph on the GPU
   (see chainer/graph_optimizations/_replay.py); the optimizer update (~74 us) is
   not replayed;
