@@ -285,11 +285,14 @@ def _own_grads(params: Iterable[Any]) -> None:
         if grad is None:
             continue
         base = getattr(grad, "base", None)
-        keys = (id(grad),) if base is None else (id(grad), id(base))
-        if any(k in seen for k in keys) or not _update_rule.is_own_array(grad):
+        key = id(grad)
+        if key in seen or (base is not None and id(base) in seen) or not _update_rule.is_own_array(grad):
             param.grad = grad.copy()
-            keys = (id(param.grad),)
-        seen.update(keys)
+            seen.add(id(param.grad))
+            continue
+        seen.add(key)
+        if base is not None:
+            seen.add(id(base))
 
 
 class GradientMethod(Optimizer):
@@ -371,7 +374,9 @@ class GradientMethod(Optimizer):
         are cleared and recomputed by ``loss.backward`` (with the loss scale, if any).
         Without it, the gradients already stored are used. Then: the 'pre' hooks, each
         parameter's update rule, the 'post' hooks. With dynamic loss scaling, an update
-        whose gradients are not finite is skipped.
+        whose gradients are not finite is skipped. When the target contains a static
+        chain, these steps run from a list recorded at the previous update, with the
+        same results (see ``chainer.graph_optimizations._update``).
         """
         target = self._check_target("update")
         if lossfun is not None:

@@ -176,50 +176,44 @@ class UpdatePlan:
         entries = []
         classes = set()
         for param in params:
-            if not isinstance(param, Parameter) or type(param.array) is not numpy.ndarray or "update" in param.__dict__:
+            if not isinstance(param, Parameter) or type(param.array) is not numpy.ndarray:
                 return  # uninitialized, or not on the CPU (see the module's docstring)
             rule = param.update_rule
             classes.add(type(param))
             if rule is not None:
                 classes.add(type(rule))
-                if not self._rule_usable(param, rule, rule._state):
-                    return
-            entries.append((param, rule, param.array, None if rule is None else rule._state))
-        classes_t = tuple(classes)
-        if not _classes_unchanged(classes_t):
-            return
+            entries.append((param, rule, param._array, None if rule is None else rule._state))
         self._entries = tuple(entries)
-        self._classes = classes_t
-        self._params = params
-
-    @staticmethod
-    def _rule_usable(param: Any, rule: Any, state: Any) -> bool:
-        d = rule.__dict__
-        if "update" in d or "_run_rule" in d or "_prepare" in d or "update_core" in d:
-            return False
-        if rule._use_fp32_update and param.array.dtype == _float16:
-            return False
-        # A disabled rule changes nothing; an enabled one needs its state made and
-        # checked (_prepare's first-update work, done by the generic update).
-        return not rule.enabled or (rule._state is state and state is not None and not rule._unchecked_state)
+        self._classes = tuple(classes)
+        if _classes_unchanged(self._classes) and self._entries_valid():
+            self._params = params
 
     def _valid(self, opt: Any) -> bool:
         if not _optimizer_usable(opt) or not _classes_unchanged(self._classes):
             return False
         params = self._params
         current = tuple(opt.target.params())
-        if len(current) != len(params) or not all(map(_is, current, params)):
-            return False
-        rule_usable = self._rule_usable
+        return len(current) == len(params) and all(map(_is, current, params)) and self._entries_valid()
+
+    def _entries_valid(self) -> bool:
         for param, rule, array, state in self._entries:
             if (
-                param.array is not array
+                param._array is not array
                 or param.update_rule is not rule
                 or param._loss_scale is not None
                 or "update" in param.__dict__
             ):
                 return False
-            if rule is not None and not rule_usable(param, rule, state):
+            if rule is None:
+                continue
+            d = rule.__dict__
+            if "update" in d or "_run_rule" in d or "_prepare" in d or "update_core" in d:
+                return False
+            if rule._use_fp32_update and array.dtype == _float16:
+                return False
+            # A disabled rule changes nothing; an enabled one needs its state made and
+            # checked (_prepare's first-update work, which the generic update does).
+            if rule.enabled and (rule._state is not state or state is None or rule._unchecked_state):
                 return False
         return True
 
