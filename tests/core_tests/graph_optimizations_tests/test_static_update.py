@@ -199,6 +199,15 @@ def test_disable_update_midway(pair):
     assert pair.models[0].l1.W.array.tobytes() != frozen.tobytes()
 
 
+def test_known_hooks_added_and_removed_midway(pair):
+    pair.train(2)
+    pair.both(lambda model, opt: opt.add_hook(optimizer_hooks.Lasso(0.01)))
+    pair.both(lambda model, opt: opt.add_hook(optimizer_hooks.GradientClipping(0.1)))
+    assert pair.recorded_steps(2) == 2
+    pair.both(lambda model, opt: opt.remove_hook("GradientClipping"))
+    assert pair.recorded_steps(2) == 2
+
+
 def test_rule_hooks_run_each_step(pair):
     pair.train()
     pair.both(lambda model, opt: model.l2.W.update_rule.add_hook(optimizer_hooks.WeightDecay(0.1)))
