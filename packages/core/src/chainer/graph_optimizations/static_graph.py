@@ -294,6 +294,12 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
       a chain warns once and keeps running define-by-run.
     * Nested static chains are not allowed: decorate the outermost one only.
 
+    An optimizer set up on a link that contains a static chain records its update as
+    well: after a generic update, the next ones run the recorded list of parameter
+    updates without walking the links, with the same results; anything that could
+    change the list (a parameter or rule replaced, loss scaling, an optimizer hook not
+    from :mod:`chainer.optimizer_hooks`) makes that update generic again.
+
     A static chain may be called several times per iteration; each call builds its own
     graph. ``chain.schedule_manager`` (a :class:`ScheduleManager`) holds the schedules
     for inspection. ``chainer.config.use_static_graph = False`` turns the feature off:
