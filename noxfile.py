@@ -131,7 +131,9 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks against PyTorch CPU in the same run (prints a table)."""
-    session.install("torch==2.13.0")
+    # threadpoolctl: benchmarks/_timing.py gives PyTorch NumPy's BLAS thread count with it
+    # (OPENBLAS_NUM_THREADS=1 runs); without it PyTorch takes every core.
+    session.install("torch==2.13.0", "threadpoolctl>=3")
     for name in _existing_packages():
         session.install("-e", str(ROOT / "packages" / name))
     session.run("python", "benchmarks/run.py", *session.posargs)

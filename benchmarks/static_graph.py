@@ -12,13 +12,37 @@ round of each variant and the median of the per-round ratios (define-by-run time
 static time: above 1 means the static graph is faster).
 
 Measured on the 2-core development machine (shared, loaded), OpenBLAS with one
-thread, CPU time, medians of 15 alternating rounds:
+thread, CPU time, best of 15 alternating rounds, ranges over 4 alternations of the
+code before and after the recorded backward (2026-11-27, with the traversal's
+parameter gradients as arrays of main 61fd5f6 in both):
 
-- mlp step 14.49 -> 14.34 ms (ratio 1.004), mlp forward 4.83 -> 4.89 ms (1.006): no
-  speed-up beyond noise; about 90 % of the step is GEMM, which a replay runs
-  unchanged, and the Python overhead a replay removes is some 10 us of it;
-- small forward 39.4 -> 34.1 us (1.19x); small step 0.312 -> 0.305 ms (1.02x): the
-  backward and the optimizer update are not replayed.
+- small forward: define-by-run 34.9-36.2 us; static 34.7-35.5 us before (ratio
+  0.99-1.02), 28.9-29.4 us after (1.19-1.25x): the fast replay runs the nodes'
+  forward on arrays and makes one node for the chain;
+- small step: define-by-run 246-252 us; static 248-254 us before (ratio 0.98-1.00),
+  255-263 us after (0.95-0.98): the backward now runs the recorded backward
+  schedule, but most of it is the recorded nodes' own ``backward`` calls (each
+  applies its gradient functions), which any replay must make; linking the
+  nodes for them (their retained inputs are read through variable nodes, ~5 us)
+  costs what the forward saved, and the chain's node and the replay loop a few us
+  more: the step is 2-5 % slower on the CPU. The recorded backward is a fixed sequence of
+  kernel launches, the groundwork for capturing the step into a CUDA Graph on the GPU
+  (see chainer/graph_optimizations/_replay.py); the optimizer update (~74 us) is
+  not replayed;
+- small step with the recorded optimizer update (chainer/graph_optimizations/_update.py,
+  2026-11-27, ranges over 4 alternations of main a478e97 and the branch, same
+  measurement): static 255.8-259.2 us before, 246.6-250.8 us after (ratio to
+  define-by-run 0.950-0.962 before, 0.974-0.984 after); define-by-run 243.9-246.3 us
+  before, 239.9-245.5 us after (owning the gradients got cheaper for both). The update
+  alone, in the step: 75.8-76.7 us before, 67.6-68.5 us after. What is left of it is
+  mostly the rules' own ``_update_param`` (hyperparameters looked up through their
+  parents, the kernel looked up and the shapes checked at every call: ~21 us over the
+  ~15 us the six compiled MomentumSGD kernels take on warm caches); taking that out
+  needs the rules to hand the plan a prepared kernel call, which is also what a
+  multi-tensor launch and a captured update on the GPU need;
+- mlp (784-1000-1000-10, batch 100): GEMM-bound, about 90 % of the step; the runs
+  of the day were too disturbed by other load to separate the variants (ratios
+  0.74-1.03 both before and after).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy
@@ -267,6 +267,34 @@ def _is_enabled(param: Any) -> bool:
     return rule is not None and rule.enabled
 
 
+def _reallocate_cleared_grads(params: Iterable[Any]) -> None:
+    # GradientMethod.reallocate_cleared_grads, and the recorded update's
+    # (chainer.graph_optimizations._update), over the parameters given.
+    for param in params:
+        if param.array is not None and _update_rule.peek_grad(param) is None:
+            param.grad = _update_rule._array_module(param.array).zeros_like(param.array)
+
+
+def _own_grads(params: Iterable[Any]) -> None:
+    # Hooks update gradients in place, but backprop may hand out arrays that are not
+    # the parameter's own: one array for several parameters (x + y gives both the
+    # output gradient) or a read-only broadcast view (the gradient of a sum).
+    seen: set[int] = set()
+    for param in params:
+        grad = _update_rule.peek_grad(param)
+        if grad is None:
+            continue
+        base = getattr(grad, "base", None)
+        key = id(grad)
+        if key in seen or (base is not None and id(base) in seen) or not _update_rule.is_own_array(grad):
+            param.grad = grad.copy()
+            seen.add(id(param.grad))
+            continue
+        seen.add(key)
+        if base is not None:
+            seen.add(id(base))
+
+
 class GradientMethod(Optimizer):
     """The base of optimizers that update each parameter from its own gradient.
 
@@ -280,6 +308,9 @@ class GradientMethod(Optimizer):
 
     _use_fp32_update = False
     _use_cleargrads = True
+    # The recorded update of a target with a static chain (set by setup; see
+    # chainer.graph_optimizations._update), None otherwise.
+    _update_plan: Any = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -307,6 +338,10 @@ class GradientMethod(Optimizer):
             if previous is not None and not previous.enabled:
                 rule.enabled = False
             param.update_rule = rule
+        # Not imported at the top: chainer.graph_optimizations imports the links.
+        from chainer.graph_optimizations import _update
+
+        self._update_plan = _update.UpdatePlan() if _update.has_static_chain(link) else None
         return self
 
     def _params(self, where: str) -> Iterator[variable.Variable]:
@@ -318,9 +353,7 @@ class GradientMethod(Optimizer):
         Called before and after the hooks, so that hooks and rules see an array. An
         optimizer that does not need it may override it with a no-op.
         """
-        for param in self._params("reallocate_cleared_grads"):
-            if param.array is not None and _update_rule.peek_grad(param) is None:
-                param.grad = _update_rule._array_module(param.array).zeros_like(param.array)
+        _reallocate_cleared_grads(self._params("reallocate_cleared_grads"))
 
     def call_hook(self, hook: Callable[..., Any]) -> None:
         """Call one hook: per parameter (``hook(rule, param)``) if it has a true
@@ -341,7 +374,9 @@ class GradientMethod(Optimizer):
         are cleared and recomputed by ``loss.backward`` (with the loss scale, if any).
         Without it, the gradients already stored are used. Then: the 'pre' hooks, each
         parameter's update rule, the 'post' hooks. With dynamic loss scaling, an update
-        whose gradients are not finite is skipped.
+        whose gradients are not finite is skipped. When the target contains a static
+        chain, these steps run from a list recorded at the previous update, with the
+        same results (see ``chainer.graph_optimizations._update``).
         """
         target = self._check_target("update")
         if lossfun is not None:
@@ -355,6 +390,9 @@ class GradientMethod(Optimizer):
                     target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
+        plan = self._update_plan
+        if plan is not None and plan.run(self):
+            return
         self.reallocate_cleared_grads()
         self._own_grads()
         self.check_nan_in_grads()
@@ -366,22 +404,11 @@ class GradientMethod(Optimizer):
             self.reallocate_cleared_grads()
             self.call_hooks("post")
         self.update_loss_scale()
+        if plan is not None:
+            plan.record(self)
 
     def _own_grads(self) -> None:
-        # Hooks update gradients in place, but backprop may hand out arrays that are not
-        # the parameter's own: one array for several parameters (x + y gives both the
-        # output gradient) or a read-only broadcast view (the gradient of a sum).
-        seen: set[int] = set()
-        for param in self._params("update"):
-            grad = _update_rule.peek_grad(param)
-            if grad is None:
-                continue
-            base = getattr(grad, "base", None)
-            keys = (id(grad),) if base is None else (id(grad), id(base))
-            if any(k in seen for k in keys) or not _update_rule.is_own_array(grad):
-                param.grad = grad.copy()
-                keys = (id(param.grad),)
-            seen.update(keys)
+        _own_grads(self._params("update"))
 
     def use_cleargrads(self, use: bool = True) -> None:
         """Choose ``cleargrads`` (default) or ``zerograds`` before backprop in :meth:`update`.

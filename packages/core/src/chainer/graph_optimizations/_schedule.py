@@ -4,11 +4,12 @@ The first call of a static chain runs its define-by-run code while a recorder (a
 function hook) notes every top-level :class:`~chainer.FunctionNode` application: the
 node's class, its state *before* forward ran (what its constructor set up), where each
 input came from, and the arrays it produced. Later calls replay that list: each step
-builds a fresh node from the saved state and applies it to the current inputs. Nothing
+builds a fresh node from the saved state and runs it on the current inputs. Nothing
 of the Python code around the functions runs again (wrappers, argument checks, link
-dispatch, type checks), while every node still goes through
-:meth:`FunctionNode.apply`, so outputs, graph and gradients are those define-by-run
-would produce, and hooks, debug mode and double backprop behave as usual.
+dispatch, type checks). The fast replay (:mod:`chainer.graph_optimizations._replay`)
+runs the nodes' forward on arrays and gives the outputs one creator whose backward
+replays the recorded backward; the other replay (``_replay_graph``) passes every node
+through :meth:`FunctionNode.apply`, so graph, hooks and debug mode are define-by-run's.
 
 Where a step's input comes from is one of: an argument of the chain (as passed, or
 its array), an output of an earlier step (its variable, or its array when the code
@@ -25,6 +26,7 @@ from typing import Any
 import numpy
 
 from chainer import configuration, function, function_hook, function_node, variable
+from chainer.graph_optimizations import _replay
 
 _new = object.__new__
 _Variable = variable.Variable
@@ -70,6 +72,21 @@ _output_variable = function_node._output_variable
 _output_node = function_node._output_node
 
 
+def run_forward(node: function_node.FunctionNode, in_data: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``node.forward(in_data)``, its outputs checked as :meth:`FunctionNode.apply` checks them."""
+    try:
+        outputs = node.forward(in_data)
+    except Exception as exc:
+        exc.add_note(f"(raised in the forward of {node.label}, replayed by chainer.static_graph)")
+        raise
+    if type(outputs) is not tuple:
+        raise TypeError(f"{node.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
+    for y in outputs:
+        if type(y) is not _ndarray:
+            return node._normalize_outputs(outputs)
+    return outputs
+
+
 def _replay_apply(node: function_node.FunctionNode, ins: list[Any], enable_backprop: bool) -> list[Any]:
     """:meth:`FunctionNode.apply` without what a replay does not need.
 
@@ -87,17 +104,7 @@ def _replay_apply(node: function_node.FunctionNode, ins: list[Any], enable_backp
         else:
             in_data.append(x)
     in_data_t = tuple(in_data)
-    try:
-        outputs = node.forward(in_data_t)
-    except Exception as exc:
-        exc.add_note(f"(raised in the forward of {node.label}, replayed by chainer.static_graph)")
-        raise
-    if type(outputs) is not tuple:
-        raise TypeError(f"{node.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
-    for y in outputs:
-        if type(y) is not _ndarray:
-            outputs = node._normalize_outputs(outputs)
-            break
+    outputs = run_forward(node, in_data_t)
     if not (requires_grad and enable_backprop):
         return [_output_variable(y, requires_grad) for y in outputs]
     rank = 0
@@ -185,15 +192,24 @@ class Recorder(function_hook.FunctionHook):
         self._depth = 0
         self._pending: Any = None
         self._rng_mark: Any = None
+        # Per value of the table from the arguments on: (shape, dtype), and whether it
+        # is a variable (rather than an array) in define-by-run.
+        self._infos: list[tuple[Any, Any]] = []
+        self._is_variable: list[bool] = []
         for i, leaf in enumerate(arg_leaves):
             if isinstance(leaf, _Variable):
                 self._var_index[id(leaf)] = i
                 array = leaf._array
             else:
                 array = leaf
+            self._note_value(array, isinstance(leaf, _Variable))
             if array is not None and id(array) not in self._array_source:
                 self._array_source[id(array)] = i
                 self._keep.append(array)
+
+    def _note_value(self, array: Any, is_variable: bool) -> None:
+        self._infos.append((None, None) if array is None else (array.shape, array.dtype))
+        self._is_variable.append(is_variable)
 
     # -- random numbers drawn outside FunctionNode.forward would be frozen by a replay ---
 
@@ -241,6 +257,7 @@ class Recorder(function_hook.FunctionHook):
             self._array_source[id(y)] = first + j
             self._output_creator[first + j] = function
             self._keep.append(y)
+            self._note_value(y, True)
         self._next += len(outputs)
         step = self._add_step(function.label, make, refs, len(outputs))
         step.plain = plain
@@ -308,6 +325,7 @@ class Recorder(function_hook.FunctionHook):
                 array = y._array
             else:
                 array = y
+            self._note_value(array, isinstance(y, _Variable))
             self._array_source[id(array)] = first + j
             self._keep.append(array)
         self._next += len(out_leaves)
@@ -341,7 +359,12 @@ class Recorder(function_hook.FunctionHook):
         for index, k in last_use.items():
             if index not in returned:
                 self.steps[k].release += (index,)
-        return StaticScheduleFunction(owner, self._externals, self._n_args, self.steps, structure, outs)
+        values: list[tuple[tuple[Any, Any], bool]] = []
+        for v in self._externals:
+            array = v._array if isinstance(v, _Variable) else v
+            values.append(((None, None) if array is None else (array.shape, array.dtype), isinstance(v, _Variable)))
+        values.extend(zip(self._infos, self._is_variable))
+        return StaticScheduleFunction(owner, self._externals, self._n_args, self.steps, structure, outs, values)
 
 
 _ARRAY_TYPES: tuple[type, ...] = (numpy.ndarray,)
@@ -394,6 +417,11 @@ class StaticScheduleFunction:
         steps: The recorded :class:`Step` s, in order (function applications and
             ``static_code`` calls).
         owner: Which chain method the schedule was recorded from.
+        fast_replay: Why replays build define-by-run's graph rather than one
+            ``StaticScheduleFunction`` node with a recorded backward (see
+            :mod:`chainer.graph_optimizations._replay`), or ``None`` if they need not.
+        define_by_run_graph: Set by ``static_graph(enable_double_backprop=True)``:
+            replays always build define-by-run's graph.
 
     To debug a replay, step through :meth:`forward`; :meth:`describe` lists the schedule.
     """
@@ -406,6 +434,7 @@ class StaticScheduleFunction:
         steps: list[Step],
         out_structure: Any,
         outputs: tuple[tuple[int, bool], ...],
+        values: list[tuple[tuple[Any, Any], bool]] | None = None,
     ) -> None:
         self.owner = owner
         self.steps = steps
@@ -417,7 +446,61 @@ class StaticScheduleFunction:
         # shape and dtype they had when it was recorded (usually they are the very same
         # arrays, updated in place).
         self._external_meta = [[v, v._array, ArrayInfo(v._array)] for v in externals if isinstance(v, _Variable)]
+        self._external_ids = frozenset(id(v) for v in externals if isinstance(v, _Variable))
         self.n_replays = 0
+        self.define_by_run_graph = False
+        self.fast_replay: str | None = "the schedule was built without the shapes of its values"
+        self._plans: dict[Any, Any] = {}
+        if values is not None:
+            self._analyse(values)
+
+    def _analyse(self, values: list[tuple[tuple[Any, Any], bool]]) -> None:
+        """What a fast replay needs of the table's structure, and whether it applies."""
+        n_ext = len(self._externals)
+        first_output = self._first_output = n_ext + self._n_args
+        self._value_infos = [info for info, _ in values]
+        is_variable = self._is_variable = [v for _, v in values]
+        self._n_values = len(values)
+        self._variable_args = tuple(i for i in range(self._n_args) if is_variable[n_ext + i])
+        creator: list[int | None] = [None] * len(values)
+        first = []
+        position = first_output
+        for k, step in enumerate(self.steps):
+            first.append(position)
+            if step.code is None:
+                for index in range(position, position + step.n_outputs):
+                    creator[index] = k
+            position += step.n_outputs
+        self._first = first
+        self._creator_step = creator
+        reason = None
+        grad_inputs = set()
+        used = set()
+        for k, step in enumerate(self.steps):
+            if not step.plain:
+                reason = f"{step.label} has function hooks of its own"
+            code_outputs = range(first[k], first[k] + step.n_outputs) if step.code is not None else ()
+            if any(is_variable[i] for i in code_outputs):
+                reason = f"static_code {step.label} returns a variable"
+            for j, index in enumerate(step.inputs):
+                if j in step.raw_inputs or not is_variable[index]:
+                    continue
+                used.add(index)
+                if step.code is not None:
+                    reason = f"static_code {step.label} takes a variable"
+                elif index < first_output:
+                    grad_inputs.add(index)
+        output_values = []
+        for index, raw in self._outputs:
+            if raw or creator[index] is None:
+                continue
+            if index in used:
+                reason = "the chain returns a variable that it also applies functions to"
+            if index not in output_values:
+                output_values.append(index)
+        self._grad_inputs = tuple(sorted(grad_inputs))
+        self._output_values = tuple(output_values)
+        self.fast_replay = reason
 
     def is_valid(self) -> bool:
         """Whether the parameters and other outside variables still match the recording."""
@@ -430,8 +513,41 @@ class StaticScheduleFunction:
         return True
 
     def forward(self, args: list[Any]) -> Any:
-        """Replay the schedule on the flattened arguments ``args`` of the chain."""
+        """Replay the schedule on the flattened arguments ``args`` of the chain.
+
+        The fast replay (:func:`chainer.graph_optimizations._replay.forward`) unless a
+        function hook is active, debug mode is on, the schedule cannot take it
+        (:attr:`fast_replay`), replays must build define-by-run's graph
+        (:attr:`define_by_run_graph`), or a variable comes twice among the arguments
+        and parameters (then their gradients would be summed in another order).
+        """
         flags = configuration.hot_flags()
+        if (
+            self.fast_replay is None
+            and not self.define_by_run_graph
+            and not flags.debug
+            and not function_hook._state.function_hooks
+            and self._distinct(args)
+        ):
+            return _unflatten(self._out_structure, iter(_replay.forward(self, args, flags.enable_backprop)))
+        return self._replay_graph(args, flags)
+
+    def _distinct(self, args: list[Any]) -> bool:
+        positions = self._variable_args
+        if not positions:
+            return True
+        external = self._external_ids
+        seen = set()
+        for i in positions:
+            key = id(args[i])
+            if key in external or key in seen:
+                return False
+            seen.add(key)
+        return True
+
+    def _replay_graph(self, args: list[Any], flags: Any) -> Any:
+        """The replay through :meth:`FunctionNode.apply`: define-by-run's graph, and its
+        generic backward."""
         debug = flags.debug
         # Hooks and debug mode see the full FunctionNode.apply; otherwise the lean path.
         lean = not (debug or function_hook._state.function_hooks)

@@ -154,6 +154,7 @@ class _StaticForward:
         self.force_test_define_by_run = bool(options.get("force_test_define_by_run", False))
         self.minimize_cache_size = bool(options.get("minimize_cache_size", True))
         self.verbosity_level = int(options.get("verbosity_level", 0))
+        self.enable_double_backprop = bool(options.get("enable_double_backprop", False))
         self.where = f"chainer.static_graph({getattr(func, '__qualname__', func)!r})"
         self._warned: set[str] = set()
 
@@ -232,6 +233,7 @@ class _StaticForward:
                 warnings.warn(f"{self.where} runs define-by-run: {reason}", RuntimeWarning, stacklevel=3)
             return outputs
         schedule = recorder.build(outputs, f"{type(chain).__name__}.{getattr(self.func, '__name__', 'forward')}")
+        schedule.define_by_run_graph = self.enable_double_backprop
         if self.minimize_cache_size:
             manager.schedules.clear()
         manager.schedules[key] = schedule
@@ -256,8 +258,24 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
     and records every function applied; later calls with the same training mode,
     backprop mode and argument shapes, dtypes and devices replay that schedule. A replay
     skips all the Python code between the functions (wrappers, argument checks, link
-    calls, type checks) but applies the same function nodes, so outputs, gradients and
-    double backprop are exactly those of define-by-run.
+    calls, type checks) and runs the same function nodes' ``forward`` on arrays; the
+    outputs get one creator node (labelled ``StaticScheduleFunction``), whose backward
+    calls the recorded nodes' ``backward`` in the order define-by-run's traversal would
+    and sums their gradients as it would. Outputs and gradients are bit for bit those of
+    define-by-run (a variable that also receives gradients from outside the chain, or
+    from another call of it, gets the chain's share as one term: where it receives
+    three or more, the rounding of their sum may differ, as it may in a graph that
+    mixes the recording call with replays).
+
+    Replays build define-by-run's graph instead, and backprop walks it generically,
+    while a function hook is active or debug mode is on, when a recorded function has
+    hooks of its own, when the chain returns a variable that it also applies functions
+    to, when a ``static_code`` function takes or returns variables, when one variable is
+    given twice among the arguments and parameters, and always with
+    ``enable_double_backprop=True``. Hooks registered, debug mode or double backprop
+    turned on only for the backward are honoured by the recorded backward itself: hooks
+    see each recorded function (and the ``StaticScheduleFunction`` node), debug mode
+    checks each gradient, and the gradients are differentiable.
 
     Rules for the decorated code:
 
@@ -276,6 +294,12 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
       a chain warns once and keeps running define-by-run.
     * Nested static chains are not allowed: decorate the outermost one only.
 
+    An optimizer set up on a link that contains a static chain records its update as
+    well: after a generic update, the next ones run the recorded list of parameter
+    updates without walking the links, with the same results; anything that could
+    change the list (a parameter or rule replaced, loss scaling, an optimizer hook not
+    from :mod:`chainer.optimizer_hooks`) makes that update generic again.
+
     A static chain may be called several times per iteration; each call builds its own
     graph. ``chain.schedule_manager`` (a :class:`ScheduleManager`) holds the schedules
     for inspection. ``chainer.config.use_static_graph = False`` turns the feature off:
@@ -288,8 +312,9 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
             mode or batch size records a new one); otherwise keep one per signature.
         verbosity_level (int): ``0`` warnings only, ``1`` print when a schedule is
             recorded, ``2`` also print the schedule and every replay.
-        enable_double_backprop (bool): Accepted for compatibility; double backprop always
-            works through a replay.
+        enable_double_backprop (bool): Replays build define-by-run's graph, so that
+            double backprop gives define-by-run's results bit for bit. Without it double
+            backprop works too, its second-order terms possibly summed in another order.
 
     Example:
         >>> class MLP(chainer.Chain):

@@ -118,7 +118,14 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         n_class = x.shape[1]
         ignore = self.ignore_label
-        low, high = (int(t.min()), int(t.max())) if t.size else (0, 0)
+        if not t.size:
+            low, high = 0, 0
+        elif xp is numpy:
+            low, high = int(t.min()), int(t.max())
+        else:
+            # One copy to the host instead of two: each int() of a device scalar waits for
+            # the device (issue 21).
+            low, high = (int(v) for v in xp.stack((t.min(), t.max())).tolist())
         if 0 <= low and high < n_class and not 0 <= ignore < n_class:
             # Every label is a class (the common case): no position is ignored.
             valid = None
