@@ -9,7 +9,8 @@ matrix, so the input projection of all steps is a single matrix product; the
 recurrence then processes one time step at a time on the sequences still running
 (finished rows are set aside going forward in time, and rows join from the initial
 state going backward in time). All of it is built from differentiable functions, so
-backward and double backward work.
+backward and double backward work; a cell type may instead run a layer's whole
+recurrence as one graph node (the LSTM's, see ``_lstm_recurrence``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from chainer.utils import argument, type_check
 
 # A step maps (input projection of the step, h, c) to the new (h, c); c is None without a cell.
 Step = Callable[[Any, Any, Any], tuple[Any, Any]]
+# A recurrence runs one layer and direction: (input projection of all steps, h0, c0, batch
+# sizes, reverse) -> (final h, final c, the outputs of all steps as one matrix).
+Recurrence = Callable[[Any, Any, Any, Sequence[int], bool], tuple[Any, Any, Any]]
 
 
 class CellSpec:
@@ -35,6 +39,10 @@ class CellSpec:
     ``None`` the step receives the layer's input itself instead of its projection, and
     ``n_input_weights=None`` leaves the weights' shapes to the step (a cell function
     given by the caller, see :func:`cell_function_spec`).
+
+    ``build_recurrence(w, b)``, where given, returns ``(input weight, input bias,
+    recurrence)`` and replaces the step-by-step loop: the recurrence runs all time steps
+    of a layer and direction at once and computes what the steps of ``build`` would.
     """
 
     def __init__(
@@ -44,12 +52,14 @@ class CellSpec:
         n_input_weights: int | None,
         has_cell: bool,
         build: Callable[[Sequence[Any], Sequence[Any]], tuple[Any, Any, Step]],
+        build_recurrence: Callable[[Sequence[Any], Sequence[Any]], tuple[Any, Any, Recurrence]] | None = None,
     ) -> None:
         self.name = name
         self.n_weights = n_weights
         self.n_input_weights = n_input_weights
         self.has_cell = has_cell
         self.build = build
+        self.build_recurrence = build_recurrence
 
 
 def cell_function_spec(f: Callable[..., tuple[Any, Any]], n_weights: int, has_cell: bool) -> CellSpec:
@@ -268,22 +278,34 @@ def n_step_rnn_base(
         if layer > 0 and dropout_ratio > 0:
             # Dropout on the inputs of the upper layers only (identity at test time).
             layer_input = dropout.dropout(layer_input, dropout_ratio)
-        direction_outputs = []
+        # Per direction, the step outputs as a list (step by step) or one matrix (a recurrence).
+        direction_outputs: list[Any] = []
         for direction in range(directions):
             k = layer * directions + direction
-            w_in, b_in, step = spec.build(ws[k], bs[k])
-            projected = layer_input if w_in is None else linear.linear(layer_input, w_in, b_in)
-            gates = split_axis.split_axis(projected, step_ends, 0) if step_ends else (projected,)
             c0 = c0s[k] if c0s is not None else None
-            h, c, outputs = _run_direction(step, gates, h0s[k], c0, sizes, reverse=direction == 1)
+            if spec.build_recurrence is not None:
+                w_in, b_in, recurrence = spec.build_recurrence(ws[k], bs[k])
+                projected = linear.linear(layer_input, w_in, b_in)
+                h, c, outputs = recurrence(projected, h0s[k], c0, sizes, direction == 1)
+            else:
+                w_in, b_in, step = spec.build(ws[k], bs[k])
+                projected = layer_input if w_in is None else linear.linear(layer_input, w_in, b_in)
+                gates = split_axis.split_axis(projected, step_ends, 0) if step_ends else (projected,)
+                h, c, outputs = _run_direction(step, gates, h0s[k], c0, sizes, reverse=direction == 1)
             hy.append(h)
             cy.append(c)
             direction_outputs.append(outputs)
         if directions == 1 and layer == n_layers - 1:
-            # The last layer's step outputs are already the time-major ys.
-            ys = direction_outputs[0]
+            # The last layer's step outputs are the time-major ys.
+            outputs = direction_outputs[0]
+            if isinstance(outputs, list):
+                ys = outputs
+            else:
+                ys = list(split_axis.split_axis(outputs, step_ends, 0)) if step_ends else [outputs]
         else:
-            layer_input = concat.concat([_concat_rows(outputs) for outputs in direction_outputs], axis=1)
+            layer_input = concat.concat(
+                [_concat_rows(out) if isinstance(out, list) else out for out in direction_outputs], axis=1
+            )
     if directions == 2:
         ys = list(split_axis.split_axis(layer_input, step_ends, 0)) if step_ends else [layer_input]
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from chainer.functions.rnn import _n_step, n_step_rnn
+from chainer.functions.rnn import _lstm_recurrence, _n_step, n_step_rnn
 from chainer.utils import argument
 
 
-def _build_lstm(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Step]:
+def _interleaved_weights(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, Any]:
+    """``(W_in, W_h, bias)`` of one layer and direction, their rows in the gate layout of F.lstm."""
     from chainer.functions.activation import _gates
-    from chainer.functions.connection import linear
-    from chainer.functions.rnn import lstm
 
     # Parameter k of the documented layout feeds gate i (0, 4), f (1, 5), a (2, 6) or o (3, 7);
     # F.lstm takes the gates interleaved per unit in the order a, i, f, o.
@@ -21,15 +20,26 @@ def _build_lstm(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.S
     bias = _gates.interleave_gates((b[2], b[0], b[1], b[3]), axis=0) + _gates.interleave_gates(
         (b[6], b[4], b[5], b[7]), axis=0
     )
-
-    def step(projected: Any, h: Any, c: Any) -> tuple[Any, Any]:
-        c, h = lstm.lstm(c, projected + linear.linear(h, w_h))
-        return h, c
-
-    return w_in, bias, step
+    return w_in, w_h, bias
 
 
-_LSTM = _n_step.CellSpec("lstm", n_weights=8, n_input_weights=4, has_cell=True, build=_build_lstm)
+def _build_lstm(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Step]:
+    w_in, w_h, bias = _interleaved_weights(w, b)
+    return w_in, bias, _lstm_recurrence.lstm_step(w_h)
+
+
+def _build_lstm_recurrence(w: Sequence[Any], b: Sequence[Any]) -> tuple[Any, Any, _n_step.Recurrence]:
+    w_in, w_h, bias = _interleaved_weights(w, b)
+
+    def recurrence(projected: Any, h0: Any, c0: Any, sizes: Sequence[int], reverse: bool) -> tuple[Any, Any, Any]:
+        return _lstm_recurrence.lstm_recurrence(projected, h0, c0, w_h, sizes, reverse)
+
+    return w_in, bias, recurrence
+
+
+_LSTM = _n_step.CellSpec(
+    "lstm", n_weights=8, n_input_weights=4, has_cell=True, build=_build_lstm, build_recurrence=_build_lstm_recurrence
+)
 
 
 def n_step_lstm(n_layers: int, dropout_ratio: float, hx: Any, cx: Any, ws: Any, bs: Any, xs: Any, **kwargs: Any) -> Any:
