@@ -61,6 +61,11 @@ static inline int ck_mul(Py_ssize_t a, Py_ssize_t b, Py_ssize_t *out)
     return 0;
 }
 
+/* The C-contiguous buffer of `obj` (writable if asked) in `view`, and its format code
+ * without a byte-order prefix ("B" where the exporter gives none); NULL, with nothing
+ * held and no exception set, when `obj` has no such buffer (not contiguous, read-only):
+ * the kernel then declines, and NumPy reports its own errors. */
+const char *ck_get_buffer(PyObject *obj, Py_buffer *view, int writable);
 int ck_acquire(PyObject *obj, ck_array *a, int writable);
 /* A C-contiguous array of int32 or int64 (ids, labels) of any shape: 1 (*is64 set), 0 to
  * decline (nothing held), -1 with an exception set. */

@@ -9,15 +9,28 @@
 
 static ck_dtype format_dtype(const char *format)
 {
-    if (format == NULL)
-        return CK_NONE;
-    if (format[0] == '<' || format[0] == '=' || format[0] == '@')
-        format++;
     if (strcmp(format, "f") == 0)
         return CK_F32;
     if (strcmp(format, "d") == 0)
         return CK_F64;
     return CK_NONE;
+}
+
+const char *ck_get_buffer(PyObject *obj, Py_buffer *view, int writable)
+{
+    view->obj = NULL;
+    if (!PyObject_CheckBuffer(obj))
+        return NULL;
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) != 0) {
+        /* Not contiguous or read-only: leave it to NumPy, which reports its own errors. */
+        PyErr_Clear();
+        view->obj = NULL;
+        return NULL;
+    }
+    const char *f = view->format == NULL ? "B" : view->format;
+    if (f[0] == '<' || f[0] == '=' || f[0] == '@')
+        f++;
+    return f;
 }
 
 /* Whether the shape of `view` (0-d: one element) multiplies out to its length, without
@@ -39,17 +52,10 @@ static int consistent_shape(const Py_buffer *view)
 
 int ck_acquire(PyObject *obj, ck_array *a, int writable)
 {
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    a->view.obj = NULL;
-    if (!PyObject_CheckBuffer(obj))
+    const char *format = ck_get_buffer(obj, &a->view, writable);
+    if (format == NULL)
         return 0;
-    if (PyObject_GetBuffer(obj, &a->view, flags) != 0) {
-        /* Not contiguous or read-only: leave it to NumPy, which reports its own errors. */
-        PyErr_Clear();
-        a->view.obj = NULL;
-        return 0;
-    }
-    a->dtype = format_dtype(a->view.format);
+    a->dtype = format_dtype(format);
     if (a->dtype == CK_NONE || a->view.itemsize != (a->dtype == CK_F32 ? 4 : 8) || !consistent_shape(&a->view)) {
         ck_release(a);
         return 0;
@@ -60,17 +66,9 @@ int ck_acquire(PyObject *obj, ck_array *a, int writable)
 
 int ck_acquire_ints(PyObject *obj, Py_buffer *view, int *is64)
 {
-    view->obj = NULL;
-    if (!PyObject_CheckBuffer(obj))
+    const char *f = ck_get_buffer(obj, view, 0);
+    if (f == NULL)
         return 0;
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
-        PyErr_Clear();
-        view->obj = NULL;
-        return 0;
-    }
-    const char *f = view->format == NULL ? "B" : view->format;
-    if (f[0] == '<' || f[0] == '=' || f[0] == '@')
-        f++;
     const int ok = f[0] != '\0' && f[1] == '\0' && (f[0] == 'i' || f[0] == 'l' || f[0] == 'q') &&
                    (view->itemsize == 4 || view->itemsize == 8) && consistent_shape(view);
     if (!ok) {

@@ -305,17 +305,9 @@ static int get_geometry(const char *kernel, PyObject *const *args, pool_geometry
 /* A C-contiguous int8 or int32 array: 1 (type in *type), 0 to decline, -1 on error. */
 static int acquire_indexes(PyObject *obj, Py_buffer *view, int writable, idx_type *type)
 {
-    view->obj = NULL;
-    if (!PyObject_CheckBuffer(obj))
+    const char *f = ck_get_buffer(obj, view, writable);
+    if (f == NULL)
         return 0;
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) != 0) {
-        PyErr_Clear();
-        view->obj = NULL;
-        return 0;
-    }
-    const char *f = view->format == NULL ? "B" : view->format;
-    if (f[0] == '<' || f[0] == '=' || f[0] == '@')
-        f++;
     *type = IDX_NONE;
     if (f[0] != '\0' && f[1] == '\0') {
         if (f[0] == 'b' && view->itemsize == 1)
