@@ -335,6 +335,17 @@ def _cudnn(xp: Any, *arrays: Any) -> tuple[Any, dict[str, bool]]:
     return cudnn_library.usable(), flags
 
 
+def _accelerated(xp: Any, intel64_slot: str, cudnn_operation: str, args: tuple[Any, ...]) -> Any:
+    """What '@intel64' (NumPy arrays: its kernel ``intel64_slot``) or a cuDNN plugin (CuPy
+    arrays: its method ``cudnn_operation``) computes for ``args`` = ``(x, W, b, stride, pad,
+    dilate, groups, outsize)``, or ``None`` where neither takes the call."""
+    if xp is numpy:
+        return intel64.run(intel64_slot, *args)
+    x, W, b = args[:3]
+    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
+    return None if library is None else getattr(library, cudnn_operation)(*args, **flags)
+
+
 def conv_forward(
     x: Any,
     W: Any,
@@ -354,13 +365,8 @@ def conv_forward(
     """
     xp = backend.get_array_module(x)
     args = (x, W, b, stride, pad, dilate, groups, outsize)
-    if xp is numpy and (y := intel64.run("convolution_forward", *args)) is not None:
+    if (y := _accelerated(xp, "convolution_forward", "convolution_forward", args)) is not None:
         return y
-    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
-    if library is not None:
-        y = library.convolution_forward(x, W, b, stride, pad, dilate, groups, outsize, **flags)
-        if y is not None:
-            return y
     dtype = compute_dtype(x.dtype, W.dtype)
     n, c = x.shape[:2]
     o = W.shape[0]
@@ -433,13 +439,8 @@ def deconv_forward(
     """
     xp = backend.get_array_module(x)
     args = (x, W, b, stride, pad, dilate, groups, outsize)
-    if xp is numpy and (y := intel64.run("deconvolution_forward", *args)) is not None:
+    if (y := _accelerated(xp, "deconvolution_forward", "convolution_backward_data", args)) is not None:
         return y
-    library, flags = _cudnn(xp, x, W) if b is None else _cudnn(xp, x, W, b)
-    if library is not None:
-        y = library.convolution_backward_data(x, W, b, stride, pad, dilate, groups, outsize, **flags)
-        if y is not None:
-            return y
     ksize = W.shape[2:]
     cin, cout = x.shape[1], W.shape[1] * groups
     if cin < cout and all(s == 1 for s in stride) and all((k - 1) * d >= p for k, d, p in zip(ksize, dilate, pad)):
