@@ -13,9 +13,13 @@ Workloads:
 - ``cnn_large``: the CNN step at batch 512, where kernels rather than launches dominate.
 - ``resnet50``: ``L.ResNet50Layers`` inference on a 32x3x224x224 batch (ours alone:
   PyTorch has no ResNet-50 without torchvision).
+- ``static_small``: a small MLP's training step (784-100-100-10, batch 64, softmax
+  cross-entropy, MomentumSGD) define-by-run, with ``chainer.static_graph`` (replayed from
+  CUDA Graphs) and in PyTorch eager; ``static_small_loss``: the same with the loss inside
+  the static chain; ``static_mlp``: the ``mlp`` workload (Adam) with ``static_graph``.
 
     python benchmarks/gpu.py [name ...]
-    python benchmarks/gpu.py --profile name     (cProfile of our step, synchronised)
+    python benchmarks/gpu.py --profile name[:variant]   (cProfile of our step, synchronised)
 
 With chainer-cudnn installed and usable, the convolution workloads (``cnn``, ``cnn_large``,
 ``resnet50``) are timed twice for ours, on cuDNN and with ``use_cudnn='never'`` (im2col
@@ -43,10 +47,12 @@ from chainer.backends import cuda
 
 try:
     from benchmarks import _timing, cnn, mlp
+    from benchmarks import static_graph as static_bench
 except ImportError:  # run as a script from the benchmarks folder
     import _timing
     import cnn
     import mlp
+    import static_graph as static_bench
 
 
 def _sync() -> None:
@@ -82,8 +88,9 @@ def _sync_all() -> None:
 
 
 # A workload: our step, PyTorch's step (None without PyTorch CUDA), the unit of the
-# figures and the number of units per step (ops per step for the overhead).
-Workload = tuple[Callable[[], Any], "Callable[[], Any] | None", str, float]
+# figures and the number of units per step (ops per step for the overhead); optionally
+# other variants of ours, by label.
+Workload = tuple[Any, ...]
 
 
 def _torch() -> Any:
@@ -204,16 +211,99 @@ def resnet50() -> Workload:
     return ours, None, "ms_per_batch32", 1
 
 
-BENCHMARKS = {"overhead": overhead, "cnn": cnn_step, "cnn_large": cnn_large, "mlp": mlp_step, "resnet50": resnet50}
+class _LossMLP(static_bench.MLP):
+    """The MLP and its loss in one chain (``forward(x, t)`` returns the loss)."""
+
+    def define_by_run(self, x, t):
+        return F.softmax_cross_entropy(static_bench.MLP.define_by_run(self, x), t)
+
+    forward = define_by_run
+
+
+class _StaticLossMLP(_LossMLP):
+    forward = chainer.static_graph(_LossMLP.define_by_run)
+
+
+def _static(sizes: tuple[int, ...], batch: int, adam: bool, loss_inside: bool) -> Workload:
+    """Our step define-by-run (first), with static_graph (a variant), and PyTorch eager."""
+    cp = cuda.cupy
+    rng = numpy.random.default_rng(1)
+    x = cp.asarray(rng.normal(size=(batch, sizes[0])).astype(numpy.float32))
+    t = cp.asarray(rng.integers(0, sizes[-1], batch).astype(numpy.int32))
+
+    def make(cls: type) -> Callable[[], None]:
+        model = cls(sizes)
+        model.to_gpu()
+        optimizer = (optimizers.Adam() if adam else optimizers.MomentumSGD(lr=0.01)).setup(model)
+
+        def step() -> None:
+            model.cleargrads()
+            loss = model(x, t) if loss_inside else F.softmax_cross_entropy(model(x), t)
+            loss.backward()
+            optimizer.update()
+
+        return step
+
+    dynamic = make(_LossMLP if loss_inside else static_bench.MLP)
+    static = make(_StaticLossMLP if loss_inside else static_bench.StaticMLP)
+    variants = {"static_graph": static}
+    torch = _torch()
+    if torch is None:
+        return dynamic, None, "ms_per_step", 1, variants
+    layers: list[Any] = []
+    for i, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:])):
+        layers.append(torch.nn.Linear(n_in, n_out))
+        if i < len(sizes) - 2:
+            layers.append(torch.nn.ReLU())
+    tmodel = torch.nn.Sequential(*layers).cuda()
+    params = tmodel.parameters()
+    toptimizer = torch.optim.Adam(params) if adam else torch.optim.SGD(params, lr=0.01, momentum=0.9)
+    tx = torch.as_tensor(x, device="cuda")
+    tt = torch.as_tensor(t.astype(numpy.int64), device="cuda")
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def theirs() -> None:
+        toptimizer.zero_grad()
+        loss_fn(tmodel(tx), tt).backward()
+        toptimizer.step()
+
+    return dynamic, theirs, "ms_per_step", 1, variants
+
+
+def static_small() -> Workload:
+    return _static((784, 100, 100, 10), 64, adam=False, loss_inside=False)
+
+
+def static_small_loss() -> Workload:
+    return _static((784, 100, 100, 10), 64, adam=False, loss_inside=True)
+
+
+def static_mlp() -> Workload:
+    return _static(mlp.SIZES, mlp.BATCH, adam=True, loss_inside=False)
+
+
+BENCHMARKS = {
+    "overhead": overhead,
+    "cnn": cnn_step,
+    "cnn_large": cnn_large,
+    "mlp": mlp_step,
+    "resnet50": resnet50,
+    "static_small": static_small,
+    "static_small_loss": static_small_loss,
+    "static_mlp": static_mlp,
+}
 
 
 def run(name: str) -> dict[str, float | None]:
     """Our figure (and on im2col, where cuDNN is in use), and PyTorch's (None without
     PyTorch CUDA), for one workload."""
-    ours, theirs, unit, per_step = BENCHMARKS[name]()
+    ours, theirs, unit, per_step, *more = BENCHMARKS[name]()
     scale = (1e6 if unit.startswith("us") else 1e3) / per_step
     funcs = [ours]
     labels = [f"chainer_{unit}"]
+    for label, func in (more[0] if more else {}).items():
+        funcs.append(func)
+        labels.append(f"chainer_{label}_{unit}")
     if cuda.cudnn_enabled and name in _CONVOLUTIONAL:
 
         def ours_im2col() -> None:
@@ -236,7 +326,9 @@ def profile(name: str) -> None:
     import cProfile
     import pstats
 
-    step = BENCHMARKS[name]()[0]
+    name, _, variant = name.partition(":")  # name:variant profiles that variant of ours
+    workload = BENCHMARKS[name]()
+    step = workload[4][variant] if variant else workload[0]
     for _ in range(5):
         step()
     _sync()
@@ -280,6 +372,9 @@ def main(names: list[str]) -> int:
         ours, theirs = values[0], values[-1]
         if ours and theirs:
             print(f"  ratio chainer/torch: {ours / theirs:.2f}x")
+        for label, value in list(result.items())[1:-1]:
+            if value and theirs:
+                print(f"  ratio {label}/torch: {value / theirs:.2f}x; chainer/{label}: {ours / value:.2f}x")
         sys.stdout.flush()
     return 0
 

@@ -217,12 +217,24 @@ def _backward_order(schedule: StaticScheduleFunction, plan: Plan, roots: tuple[b
 
 
 def forward(schedule: StaticScheduleFunction, args: list[Any], enable_backprop: bool) -> Any:
-    """Replay ``schedule`` on the flattened arguments ``args`` of the chain, fast."""
+    """Replay ``schedule`` on the flattened arguments ``args`` of the chain, fast (from
+    a CUDA Graph where :mod:`~chainer.graph_optimizations._cuda_graph` takes the call)."""
+    if schedule._cuda_graphs is not False:
+        results = _cuda_graph.forward(schedule, args, enable_backprop)
+        if results is not None:
+            return results
     externals = schedule._externals
     table = [v._array if isinstance(v, _Variable) else v for v in externals]
     for a in args:
         table.append(a._array if isinstance(a, _Variable) else a)
-    objects = externals + args
+    nodes, retained_inputs = run_steps(schedule, table)
+    schedule.n_replays += 1
+    return finish(schedule, externals + args, table, nodes, retained_inputs, enable_backprop, ScheduleNode)
+
+
+def run_steps(schedule: StaticScheduleFunction, table: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Run the recorded steps' forward on the value table (its externals and arguments
+    given), extending it with their outputs; returns the nodes and their retained inputs."""
     nodes: list[Any] = []
     retained_inputs: list[Any] = []
     extend = table.extend
@@ -245,8 +257,22 @@ def forward(schedule: StaticScheduleFunction, args: list[Any], enable_backprop: 
         del ins
         for i in step.release:
             table[i] = None
-    schedule.n_replays += 1
+    return nodes, retained_inputs
 
+
+def finish(
+    schedule: StaticScheduleFunction,
+    objects: list[Any],
+    table: list[Any],
+    nodes: list[Any],
+    retained_inputs: list[Any],
+    enable_backprop: bool,
+    node_class: Any,
+    *node_args: Any,
+) -> list[Any]:
+    """The replay's results: the outputs of the value table as variables, with one
+    ``node_class`` node as their creator where they require a gradient (made as
+    ``node_class(*node_args, schedule, plan, nodes, retained_inputs, input_nodes)``)."""
     inputs = [objects[i] for i in schedule._grad_inputs]
     ranks = []
     flags = []
@@ -263,7 +289,7 @@ def forward(schedule: StaticScheduleFunction, args: list[Any], enable_backprop: 
     requires_grad = plan.requires_grad
     made: dict[int, Any] = {}
     if enable_backprop and any(flags):
-        owner = ScheduleNode(schedule, plan, nodes, retained_inputs, tuple(input_nodes))
+        owner = node_class(*node_args, schedule, plan, nodes, retained_inputs, tuple(input_nodes))
         output_refs = []
         for index in schedule._output_values:
             y = table[index]
@@ -523,3 +549,7 @@ def _accumulated_backward(
             grads[index] = None
         seen.add(index)
     return func.backward_accumulate(tuple(r[0] for r in routes), gys, tuple(accumulated))
+
+
+# At the end: _cuda_graph subclasses ScheduleNode lazily and calls run_steps and finish.
+from chainer.graph_optimizations import _cuda_graph  # noqa: E402

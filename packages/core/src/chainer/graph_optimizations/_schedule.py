@@ -451,6 +451,11 @@ class StaticScheduleFunction:
         self.define_by_run_graph = False
         self.fast_replay: str | None = "the schedule was built without the shapes of its values"
         self._plans: dict[Any, Any] = {}
+        # The CUDA Graphs of its fast replays on the GPU (_cuda_graph.Graphs), None before
+        # the first replay on CuPy arrays, False where they are not used (reason in
+        # cuda_graph_reason).
+        self._cuda_graphs: Any = None
+        self.cuda_graph_reason: str | None = None
         if values is not None:
             self._analyse(values)
 
