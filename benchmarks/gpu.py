@@ -17,6 +17,10 @@ Workloads:
   cross-entropy, MomentumSGD) define-by-run, with ``chainer.static_graph`` (replayed from
   CUDA Graphs) and in PyTorch eager; ``static_small_loss``: the same with the loss inside
   the static chain; ``static_mlp``: the ``mlp`` workload (Adam) with ``static_graph``.
+- ``cnn_optim``: the ``cnn`` step with the frameworks' optimizers (MomentumSGD,
+  ``torch.optim.SGD``) rather than ``cnn.py``'s update loop on arrays (whose eight times
+  three array operations measure CuPy's launches against PyTorch's), define-by-run and
+  with ``static_graph``.
 
     python benchmarks/gpu.py [name ...]
     python benchmarks/gpu.py --profile name[:variant]   (cProfile of our step, synchronised)
@@ -104,7 +108,7 @@ def _torch() -> Any:
 
 _TF32 = os.environ.get("CHAINER_BENCH_TF32") == "1"
 # The workloads whose time is mostly convolutions: timed on cuDNN and on im2col.
-_CONVOLUTIONAL = ("cnn", "cnn_large", "resnet50")
+_CONVOLUTIONAL = ("cnn", "cnn_large", "resnet50", "cnn_optim")
 
 
 def overhead() -> Workload:
@@ -270,6 +274,73 @@ def _static(sizes: tuple[int, ...], batch: int, adam: bool, loss_inside: bool) -
     return dynamic, theirs, "ms_per_step", 1, variants
 
 
+class _CNN(chainer.Chain):
+    """The CNN of ``cnn.py`` as a chain, for the optimizers (``cnn_optim``)."""
+
+    def __init__(self, host_params: list[Any]) -> None:
+        super().__init__()
+        with self.init_scope():
+            for name, array in zip(("W1", "b1", "W2", "b2", "W3", "b3", "W4", "b4"), host_params):
+                setattr(self, name, chainer.Parameter(array.copy()))
+
+    def define_by_run(self, x: Any, t: Any) -> Any:
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(x, self.W1, self.b1, pad=1)), 2)
+        h = F.max_pooling_2d(F.relu(F.convolution_2d(h, self.W2, self.b2, pad=1)), 2)
+        h = F.relu(F.linear(h, self.W3, self.b3))
+        return F.softmax_cross_entropy(F.linear(h, self.W4, self.b4), t)
+
+    forward = define_by_run
+
+
+class _StaticCNN(_CNN):
+    forward = chainer.static_graph(_CNN.define_by_run)
+
+
+def cnn_optim() -> Workload:
+    """The CNN step with the frameworks' optimizers (MomentumSGD, torch.optim.SGD) instead
+    of the update loop on arrays of ``cnn.py``; ours define-by-run and with static_graph."""
+    cp = cuda.cupy
+    rng = numpy.random.default_rng(0)
+    host_params = cnn.make_params(rng)
+    x_host = rng.standard_normal((cnn.BATCH, 3, 32, 32)).astype(numpy.float32)
+    t_host = rng.integers(0, cnn.CLASSES, cnn.BATCH).astype(numpy.int32)
+    x, t = cp.asarray(x_host), cp.asarray(t_host)
+
+    def make(cls: type) -> Callable[[], None]:
+        model = cls(host_params)
+        model.to_gpu()
+        optimizer = optimizers.MomentumSGD(lr=cnn.LR, momentum=cnn.MOMENTUM).setup(model)
+
+        def step() -> None:
+            model.cleargrads()
+            model(x, t).backward()
+            optimizer.update()
+
+        return step
+
+    variants = {"static_graph": make(_StaticCNN)}
+    torch = _torch()
+    if torch is None:
+        return make(_CNN), None, "ms_per_step", 1, variants
+    tparams = [torch.from_numpy(a).cuda().requires_grad_() for a in host_params]
+    toptimizer = torch.optim.SGD(tparams, lr=cnn.LR, momentum=cnn.MOMENTUM)
+    tx = torch.from_numpy(x_host).cuda()
+    tt = torch.from_numpy(t_host.astype(numpy.int64)).cuda()
+    tf = torch.nn.functional
+    torch.backends.cudnn.benchmark = True
+
+    def theirs() -> None:
+        W1, b1, W2, b2, W3, b3, W4, b4 = tparams
+        h = tf.max_pool2d(tf.relu(tf.conv2d(tx, W1, b1, padding=1)), 2)
+        h = tf.max_pool2d(tf.relu(tf.conv2d(h, W2, b2, padding=1)), 2)
+        h = tf.relu(tf.linear(h.reshape(len(tx), -1), W3, b3))
+        toptimizer.zero_grad()
+        tf.cross_entropy(tf.linear(h, W4, b4), tt).backward()
+        toptimizer.step()
+
+    return make(_CNN), theirs, "ms_per_step", 1, variants
+
+
 def static_small() -> Workload:
     return _static((784, 100, 100, 10), 64, adam=False, loss_inside=False)
 
@@ -288,6 +359,7 @@ BENCHMARKS = {
     "cnn_large": cnn_large,
     "mlp": mlp_step,
     "resnet50": resnet50,
+    "cnn_optim": cnn_optim,
     "static_small": static_small,
     "static_small_loss": static_small_loss,
     "static_mlp": static_mlp,

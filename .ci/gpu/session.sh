@@ -10,7 +10,8 @@ set -u
 export PYTHONUNBUFFERED=1
 PY=${PY:-python3}
 t0=$(date +%s)
-$PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir .gpu/whl/*.whl 2>&1 | tail -3
+$PY -m pip install -q --force-reinstall --no-index --no-deps --no-compile --no-cache-dir .gpu/whl/*.whl 2>&1 | tail -3
+$PY -c "import chainer.backends._cuda_blas" || echo "THE WHEELS DID NOT INSTALL"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 $PY -c "import cupy, numpy; print('cupy', cupy.__version__, 'cuda', cupy.cuda.runtime.runtimeGetVersion(), 'numpy', numpy.__version__)"
 echo "install: $(( $(date +%s) - t0 ))s"
