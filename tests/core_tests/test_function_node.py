@@ -599,6 +599,53 @@ def test_inputs_or_outputs_on_two_devices_are_a_type_error():
         plugins.unregister(fakedev)
 
 
+def test_single_outputs_of_a_checked_array_type_skip_the_check_until_plugins_change(monkeypatch):
+    # A backend's array type (CuPy's, here the fake device's) is checked once per plugin
+    # generation; a type no backend owns is refused every time.
+    import chainer_plugin_fakedev as fakedev
+
+    from chainer import function_node, plugins
+
+    plugins.register(fakedev, name="checked-types")
+    try:
+        on_fake = chainer.get_device("@fakedev:1").send(np.ones(3, np.float32))
+
+        class Fake(chainer.FunctionNode):
+            def forward(self, inputs):
+                return (on_fake,)
+
+        calls = []
+        original = chainer.FunctionNode._normalize_outputs
+
+        def counting(self, outputs):
+            calls.append(type(outputs[0]))
+            return original(self, outputs)
+
+        monkeypatch.setattr(chainer.FunctionNode, "_normalize_outputs", counting)
+        assert Fake().apply((np.ones(3, np.float32),))[0].array is on_fake
+        assert Fake().apply((np.ones(3, np.float32),))[0].array is on_fake
+        assert calls == [type(on_fake)]
+        plugins.unregister(fakedev)
+        plugins.register(fakedev, name="checked-types")  # a new generation checks again
+        Fake().apply((np.ones(3, np.float32),))
+        assert calls == [type(on_fake)] * 2
+        assert type(on_fake) in function_node._checked_output_types[plugins._manager.generation]
+
+        class Unowned:
+            dtype = np.dtype(np.float32)
+            shape = (3,)
+
+        class Bad(chainer.FunctionNode):
+            def forward(self, inputs):
+                return (Unowned(),)
+
+        for _ in range(2):
+            with pytest.raises(TypeError, match="forward output must be a tuple of ndarrays; output 0 is a Unowned"):
+                Bad().apply((np.ones(3, np.float32),))
+    finally:
+        plugins.unregister(fakedev)
+
+
 # -- absurd sizes (issue 23) ------------------------------------------------------------------
 
 # More bytes than any 64-bit address space holds (4 PiB and up): the allocation fails at

@@ -22,6 +22,9 @@ from chainer.utils import error, type_check
 _Variable = variable.Variable
 _VariableNode = variable.VariableNode
 _ndarray = numpy.ndarray
+# Array types other than NumPy's found owned by a backend, as single outputs of a
+# forward, by the generation of the plugins (loaded or removed ones change the owners).
+_checked_output_types: dict[int, set[type]] = {}
 _new = object.__new__
 _hook_state = function_hook._state
 _hot_values = configuration.hot_values
@@ -245,7 +248,11 @@ class FunctionNode:
             raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
         for y in outputs:
             if type(y) is not _ndarray:
-                outputs = self._normalize_outputs(outputs)
+                # A single output of an array type checked before (CuPy's) needs no check.
+                if len(outputs) != 1 or type(y) not in _checked_output_types.get(
+                    backend.plugins._manager.generation, ()
+                ):
+                    outputs = self._normalize_outputs(outputs)
                 break
 
         if debug:
@@ -402,6 +409,14 @@ class FunctionNode:
                     f"{self.label}: forward output must be a tuple of ndarrays; output {i} is a {type(y).__name__}"
                 )
             fixed.append(y)
+        if len(fixed) == 1 and y is not None and type(y) is not _ndarray and not isinstance(y, numpy.generic):
+            # Owned by a backend (checked above): the next single output of this type
+            # skips the check (until plugins change, which changes the owners' generation).
+            generation = backend.plugins._manager.generation
+            if generation not in _checked_output_types:
+                _checked_output_types.clear()
+                _checked_output_types[generation] = set()
+            _checked_output_types[generation].add(type(y))
         names = _mixed_device_names(fixed) if len(fixed) > 1 else None
         if names is not None:
             raise TypeError(f"{self.label}: forward returned outputs on different devices: {names}")
