@@ -23,27 +23,13 @@ the ranks define-by-run would give; the same graph serves the generic mode of th
 backward, which function hooks, debug mode and double backprop use (see
 :meth:`ScheduleNode.backward`).
 
-CUDA Graphs (a later step, not done here). On CuPy a fast replay is already a fixed
-sequence of kernel launches: the same nodes' ``forward`` on arrays of the same shapes
-in :func:`forward`, then the same ``backward`` calls in ``ScheduleNode.backward``,
-with no data-dependent branch of this module in between (the plan and the order are
-cached per signature). What capture still needs, for the GPU session:
-
-1. fixed buffers: copy the arguments into arrays kept by the schedule, capture
-   (``cupy.cuda.Stream.begin_capture`` / ``end_capture`` on a non-default stream) one
-   call of :func:`forward` and, separately, one ``ScheduleNode.backward`` with the
-   output gradients copied into kept arrays; keep every array allocated during the
-   capture alive (the memory pool must not hand them out again) and return the kept
-   output arrays (a replay overwrites them: document it, as Chainer 7 did);
-2. a replay then copies the inputs in and launches the forward graph; the backward
-   launches its graph and returns the kept gradient arrays;
-3. exclude what cannot be captured: random numbers drawn in a forward (dropout draws
-   on the host-side generator state: capture would freeze the mask; route it to the
-   uncaptured fast replay, or draw masks on the device from a counter), ``static_code``
-   steps (arbitrary host code), host synchronisation inside a node (``.get()``,
-   ``int(array)``), and the first call of each signature (cuBLAS and CuPy compile and
-   allocate on first use);
-4. measure: benchmarks/static_graph.py and benchmarks/gpu.py against PyTorch.
+CUDA Graphs. On CuPy a fast replay is a fixed sequence of kernel launches: the same
+nodes' ``forward`` on arrays of the same shapes in :func:`run_steps`, then the same
+``backward`` calls in ``ScheduleNode.backward``, with no data-dependent branch of this
+module in between (the plan and the order are cached per signature).
+:mod:`chainer.graph_optimizations._cuda_graph` captures both into CUDA Graphs and
+replays them (see its docstring for the buffers, the instances and what cannot be
+captured).
 """
 
 from __future__ import annotations

@@ -300,6 +300,15 @@ def static_graph(*args: Any, **kwargs: Any) -> Any:
     change the list (a parameter or rule replaced, loss scaling, an optimizer hook not
     from :mod:`chainer.optimizer_hooks`) makes that update generic again.
 
+    On the GPU (CuPy arrays), the replays after the first run from CUDA Graphs: the
+    forward and the backward of the chain are captured once (CuPy's stream capture) and
+    each later call costs a graph launch instead of a launch per kernel. The outputs
+    are the caller's own arrays; the gradients of the chain's parameters are buffers of
+    the graph, rewritten by the next backward of that call's capture (``cleargrads``
+    and ``zerograds`` both work as usual). A chain that synchronises with the host or
+    draws random numbers (``F.dropout``) in its forward cannot be captured: it warns
+    once and replays without graphs. ``CHAINER_CUDA_GRAPH=0`` turns the graphs off.
+
     A static chain may be called several times per iteration; each call builds its own
     graph. ``chain.schedule_manager`` (a :class:`ScheduleManager`) holds the schedules
     for inspection. ``chainer.config.use_static_graph = False`` turns the feature off:
