@@ -15,11 +15,14 @@ import chainer
 import chainer.functions as F
 from chainer import gradient_check
 from chainer.backends import cuda
+from chainer.functions.loss import _softmax_cross_entropy_cuda as kernels
 
-pytestmark = [
-    pytest.mark.gpu,
-    pytest.mark.skipif(not cuda.available, reason="needs a GPU: " + str(cuda._unavailable_reason())),
-]
+
+def _gpu(test):
+    """Mark ``test`` as a GPU test, skipped cleanly without CuPy or a device."""
+    reason = "needs a GPU: " + str(cuda._unavailable_reason())
+    return pytest.mark.gpu(pytest.mark.skipif(not cuda.available, reason=reason)(test))
+
 
 DTYPES = [numpy.float16, numpy.float32, numpy.float64]
 TOLERANCE = {numpy.float16: 5e-3, numpy.float32: 1e-5, numpy.float64: 1e-12}
@@ -93,6 +96,7 @@ CASES = [
 ]
 
 
+@_gpu
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape, ignore_hits, weighted, reduce, normalize, cache_score", CASES)
 def test_forward_and_backward_match_the_reference(dtype, shape, ignore_hits, weighted, reduce, normalize, cache_score):
@@ -118,6 +122,7 @@ def test_forward_and_backward_match_the_reference(dtype, shape, ignore_hits, wei
         assert loss.creator.y is None
 
 
+@_gpu
 @pytest.mark.parametrize("t_dtype", [numpy.int8, numpy.int16, numpy.int64])
 def test_label_dtypes_and_an_ignore_label_that_is_a_class(t_dtype):
     rng = numpy.random.RandomState(3)
@@ -132,6 +137,7 @@ def test_label_dtypes_and_an_ignore_label_that_is_a_class(t_dtype):
     numpy.testing.assert_allclose(gx, expected_gx, rtol=1e-5, atol=1e-6)
 
 
+@_gpu
 def test_every_position_ignored_gives_zero():
     x = numpy.random.RandomState(0).uniform(-1, 1, (4, 3)).astype(numpy.float32)
     t = numpy.full(4, -1, numpy.int32)
@@ -140,6 +146,7 @@ def test_every_position_ignored_gives_zero():
     assert float(y) == 0.0 and not gx.any()
 
 
+@_gpu
 @pytest.mark.parametrize("label", [3, -2, 100])
 def test_out_of_range_label_raises_when_not_capturing(label):
     cp = _cupy()
@@ -153,6 +160,7 @@ def test_out_of_range_label_raises_when_not_capturing(label):
         F.softmax_cross_entropy(x, t, reduce="no")
 
 
+@_gpu
 @pytest.mark.parametrize("reduce", ["mean", "no"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_double_backward_gradient_check(reduce, weighted):
@@ -193,6 +201,7 @@ def _captured(fn):
     return result
 
 
+@_gpu
 @pytest.mark.parametrize("reduce", ["mean", "no"])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_forward_and_backward_capture_into_a_cuda_graph(reduce, dtype):
@@ -221,6 +230,7 @@ def test_forward_and_backward_capture_into_a_cuda_graph(reduce, dtype):
     numpy.testing.assert_allclose(cuda.to_cpu(xv.grad).astype(numpy.float64), expected_gx, rtol=tol, atol=tol)
 
 
+@_gpu
 def test_out_of_range_label_under_capture_gives_nan_not_a_read_out_of_bounds():
     cp = _cupy()
     x = cp.asarray(numpy.random.RandomState(1).uniform(-1, 1, (4, 3)).astype(numpy.float32))
@@ -250,3 +260,45 @@ def test_out_of_range_label_under_capture_gives_nan_not_a_read_out_of_bounds():
     gx = cuda.to_cpu(xv.grad)
     assert numpy.isnan(y[2]) and numpy.isfinite(y[[0, 1, 3]]).all()
     assert numpy.isnan(gx[2]).all() and numpy.isfinite(gx[[0, 1, 3]]).all()
+
+
+@_gpu
+def test_fallback_to_the_array_code_when_the_kernels_cannot_be_built(monkeypatch):
+    monkeypatch.setattr(kernels, "_broken", "NVRTCError: (simulated)")
+    rng = numpy.random.RandomState(5)
+    x = rng.uniform(-2, 2, (6, 4)).astype(numpy.float32)
+    t = rng.randint(0, 4, 6).astype(numpy.int32)
+    t[0] = -1
+    gy = numpy.float32(1.5)
+    _, y, gx, served = _run(x, t, gy, None)
+    assert not served
+    expected_y, expected_gx = _reference(x, t, None, -1, "mean", True, gy)
+    numpy.testing.assert_allclose(y, expected_y, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(gx, expected_gx, rtol=1e-5, atol=1e-6)
+
+
+def test_numpy_arrays_never_take_the_cuda_path():
+    x = numpy.zeros((2, 3), numpy.float32)
+    assert not kernels.available(x, numpy.zeros(2, numpy.int32), None, -1)
+    loss = F.softmax_cross_entropy(x, numpy.array([0, 2], numpy.int32))
+    assert loss.creator._lse is None
+    numpy.testing.assert_allclose(loss.array, numpy.log(3.0), rtol=1e-6)
+
+
+@pytest.mark.parametrize("x_dtype", DTYPES)
+@pytest.mark.parametrize("t_dtype", [numpy.int8, numpy.int16, numpy.int32, numpy.int64])
+def test_kernel_sources_are_complete_for_every_dtype(x_dtype, t_dtype):
+    """Every template placeholder is filled (the CUDA compiler itself runs on the GPU tests)."""
+    x_dtype, t_dtype = numpy.dtype(x_dtype), numpy.dtype(t_dtype)
+    compute = numpy.dtype(numpy.float32) if x_dtype == numpy.float16 else x_dtype
+    for has_weight in (False, True):
+        for name, loss_dtype in (
+            ("sce_forward", x_dtype),
+            ("sce_forward", compute),
+            ("sce_mean", None),
+            ("sce_backward", None),
+        ):
+            source = kernels._source(name, x_dtype, t_dtype, has_weight, loss_dtype)
+            assert "%(" not in source and f"void {name}(" in source
+            assert f"typedef {kernels._C_TYPES[t_dtype]} label_t;" in source
+            assert f"#define HAS_WEIGHT {int(has_weight)}" in source

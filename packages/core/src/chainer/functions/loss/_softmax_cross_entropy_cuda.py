@@ -196,29 +196,34 @@ def _acc_dtype(x_dtype: numpy.dtype) -> numpy.dtype:
     return numpy.dtype(numpy.float32) if x_dtype == numpy.float16 else x_dtype
 
 
+def _source(name: str, x_dtype: numpy.dtype, t_dtype: numpy.dtype, has_weight: bool, loss_dtype: Any = None) -> str:
+    """The CUDA C of kernel ``name`` for these dtypes (``loss_dtype``: the forward's
+    per-position terms, x's dtype for ``reduce='no'``, else the compute dtype)."""
+    acc = _acc_dtype(x_dtype)
+    values = {
+        "x_type": _C_TYPES[x_dtype],
+        "acc_type": _C_TYPES[acc],
+        "label_type": _C_TYPES[t_dtype],
+        "x_is_half": int(x_dtype == numpy.float16),
+        "has_weight": int(has_weight),
+    }
+    body = {"sce_forward": _FORWARD, "sce_mean": _MEAN, "sce_backward": _BACKWARD}[name]
+    if name == "sce_forward":
+        store_as_x = loss_dtype == x_dtype and x_dtype != acc
+        body = body % {
+            "loss_type": "x_t" if store_as_x else "acc_t",
+            "store_loss": "to_x(value)" if store_as_x else "value",
+        }
+    return _PRELUDE % values + body
+
+
 def _kernel(name: str, x_dtype: numpy.dtype, t_dtype: numpy.dtype, has_weight: bool, loss_dtype: Any = None) -> Any:
     key = (name, x_dtype, t_dtype, has_weight, loss_dtype)
     kernel = _kernels.get(key)
     if kernel is None:
         import cupy
 
-        acc = _acc_dtype(x_dtype)
-        values = {
-            "x_type": _C_TYPES[x_dtype],
-            "acc_type": _C_TYPES[acc],
-            "label_type": _C_TYPES[t_dtype],
-            "x_is_half": int(x_dtype == numpy.float16),
-            "has_weight": int(has_weight),
-        }
-        body = {"sce_forward": _FORWARD, "sce_mean": _MEAN, "sce_backward": _BACKWARD}[name]
-        if name == "sce_forward":
-            # reduce='no' stores each term in x's dtype; 'mean' keeps them in the compute dtype.
-            store_as_x = loss_dtype == x_dtype and x_dtype != acc
-            body = body % {
-                "loss_type": "x_t" if store_as_x else "acc_t",
-                "store_loss": "to_x(value)" if store_as_x else "value",
-            }
-        kernel = cupy.RawKernel(_PRELUDE % values + body, name)
+        kernel = cupy.RawKernel(_source(name, x_dtype, t_dtype, has_weight, loss_dtype), name)
         # Compile now (not at the first launch) so that a failure is seen by available().
         kernel.compile()
         _kernels[key] = kernel
@@ -335,7 +340,10 @@ def backward(x: Any, t: Any, class_weight: Any, ignore_label: int, lse: Any, gy:
 
     x = cupy.ascontiguousarray(x)
     t = cupy.ascontiguousarray(t)
-    gy = cupy.ascontiguousarray(gy.astype(x.dtype, copy=False))
+    per_row = gy.ndim != 0
+    gy = gy.astype(x.dtype, copy=False)
+    if per_row:  # not a 0-d gy: ascontiguousarray would make it 1-d, as NumPy's does
+        gy = cupy.ascontiguousarray(gy)
     acc = _acc_dtype(x.dtype)
     if class_weight is not None:
         class_weight = cupy.ascontiguousarray(class_weight.astype(acc, copy=False))
@@ -356,7 +364,7 @@ def backward(x: Any, t: Any, class_weight: Any, ignore_label: int, lse: Any, gy:
             numpy.int64(x.shape[1]),
             numpy.int64(t.size // x.shape[0]),
             numpy.int64(ignore_label),
-            numpy.int32(gy.ndim != 0),
+            numpy.int32(per_row),
             numpy.int32(coeff is not None),
             gx,
         ),
