@@ -41,8 +41,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     @property
     def y(self) -> Any:
         if self._y is None and self._lse is not None and self.cache_score:
-            x = self._x_for_y
-            self._y = cuda_path.softmax(x, self._lse)
+            self._y = cuda_path.softmax(self._x_for_y, self._lse)
         return self._y
 
     @y.setter
