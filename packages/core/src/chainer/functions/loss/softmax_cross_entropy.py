@@ -9,6 +9,7 @@ import numpy
 from chainer import backend, function_node, utils, variable
 from chainer.backends import cpu_kernels
 from chainer.functions.loss import _common
+from chainer.functions.loss import _softmax_cross_entropy_cuda as cuda_path
 from chainer.utils import type_check
 
 _WHERE = "softmax_cross_entropy"
@@ -28,10 +29,24 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     :class:`SoftmaxCrossEntropyGrad` node, which is itself differentiable.
 
     After ``forward``, ``y`` holds the softmax of ``x`` when ``cache_score`` is set (the
-    backward pass reuses it) and is ``None`` otherwise, as in Chainer.
+    backward pass reuses it) and is ``None`` otherwise, as in Chainer. On CuPy the forward
+    keeps only each position's log-sum-exp (the backward needs no more), and ``y`` is
+    computed from it when it is read.
     """
 
-    y: Any = None
+    _y: Any = None
+    # CuPy kernel path: the per-position log-sum-exp (None: the array-level path ran).
+    _lse: Any = None
+
+    @property
+    def y(self) -> Any:
+        if self._y is None and self._lse is not None and self.cache_score:
+            self._y = cuda_path.softmax(self._x_for_y, self._lse)
+        return self._y
+
+    @y.setter
+    def y(self, value: Any) -> None:
+        self._y = value
 
     def __init__(self, normalize: bool, cache_score: bool, class_weight: Any, ignore_label: int, reduce: str) -> None:
         self.normalize = normalize
@@ -94,16 +109,45 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             xp = backend.get_array_module(t)
             valid = t != self.ignore_label
             self._t_safe = xp.where(valid, t, 0)
-            self._weight = None if valid.all() else valid.astype(numpy.float32)
+            if xp is numpy:
+                self._weight = None if valid.all() else valid.astype(numpy.float32)
+            else:
+                # No valid.all() on the device: it would wait for it (and break a CUDA graph capture).
+                self._weight = valid.astype(numpy.float32)
             if self.class_weight is not None:
                 class_weight = self.class_weight.astype(numpy.float32, copy=False)[self._t_safe]
                 self._weight = class_weight if self._weight is None else class_weight * self._weight
         return self._t_safe, self._weight
 
+    def _forward_cuda(self, x: Any, t: Any) -> Any:
+        """The CuPy kernel path (``None`` where it does not take the call). Labels out of
+        range raise ValueError after one copy of a flag to the host, except while the
+        stream is captured into a CUDA graph: then the flag is not read and such a
+        position's loss is NaN."""
+        if not cuda_path.available(x, t, self.class_weight, self.ignore_label):
+            return None
+        check = not cuda_path.is_capturing()
+        loss, self._lse, coeff, flag = cuda_path.forward(
+            x, t, self.class_weight, self.ignore_label, self.reduce, self.normalize, check
+        )
+        if flag is not None and (flag.get() != 0).any():
+            # The clear message of the array-level check (a second look, on the error path only).
+            _common.check_labels(t, x.shape[1], _WHERE, ignore_label=self.ignore_label)
+        self._coeff = 1.0 if coeff is None else coeff
+        self._t_safe = self._weight = None
+        self._x_for_y = x
+        self._y = None
+        return loss
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0,))
         x, t = inputs
         self._t = t
+        self._lse = None
+        if type(x) is not numpy.ndarray:
+            loss = self._forward_cuda(x, t)
+            if loss is not None:
+                return (loss,)
         take, class_weight = self._kernel_class_weight(x)
         kernel = cpu_kernels.get("softmax_cross_entropy_forward") if take else None
         if kernel is not None:
@@ -166,8 +210,8 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
 
     def __init__(self, func: SoftmaxCrossEntropy) -> None:
         self._func = func
-        self._coeff = func._coeff
-        self._y = func.y
+        self._coeff = func._coeff  # a 0-d device array after the CuPy kernel path
+        self._y = func._y  # not func.y, which the CuPy kernel path computes when read
         self._reduce = func.reduce
 
     @property
@@ -185,12 +229,16 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gy = inputs
+        func = self._func
+        if func._lse is not None:
+            coeff = None if self._reduce == "no" else self._coeff
+            gx = cuda_path.backward(x, func._t, func.class_weight, func.ignore_label, func._lse, gy, coeff)
+            return (gx,)
         if self._y is not None:
             take, class_weight = self._func._kernel_class_weight(x)
             kernel = cpu_kernels.get("softmax_cross_entropy_backward") if take else None
             if kernel is not None:
                 gx = numpy.empty_like(self._y)
-                func = self._func
                 if kernel(self._y, func._t, int(func.ignore_label), class_weight, gy, self._coeff, gx):
                     return (gx,)
         xp = backend.get_array_module(x)
@@ -300,8 +348,13 @@ def softmax_cross_entropy(
     (``'cross-entropy'``) or :math:`\\sum_c t_c (\\log t_c - \\log \\mathrm{softmax}(x)_c)`
     (``'kl-divergence'``, with :math:`0 \\log 0 = 0`); ``t`` is differentiable too.
 
-    Labels are checked on every call (one min/max reduction): a label outside
-    ``[0, C)`` that is not ``ignore_label`` raises ValueError.
+    Labels are checked on every call: a label outside ``[0, C)`` that is not
+    ``ignore_label`` raises ValueError. On CuPy with integer labels the loss takes two
+    kernel launches (one for ``reduce='no'``) and its gradient one, and the check is one
+    copy of a flag to the host; while the current stream is being captured into a CUDA
+    graph (``cupy.cuda.get_current_stream().is_capturing()``) no device value may be read,
+    so the check is skipped and the loss of such a position is NaN instead (its
+    gradient too; nothing is read out of bounds).
 
     Args:
         x: Unnormalised log-probabilities, shape ``(N, C)`` or ``(N, C, d1, ..., dk)``.
