@@ -13,6 +13,7 @@ import numpy
 
 from chainer import _update_rule
 from chainer._update_rule import Hyperparameter, UpdateRule
+from chainer.backends import cuda
 
 if TYPE_CHECKING:
     from chainer import variable
@@ -399,7 +400,14 @@ class GradientMethod(Optimizer):
         if self.is_safe_to_update():
             self.call_hooks("pre")
             self.t += 1
-            for param in target.params():
+            params: Iterable[Any] = target.params()
+            if cuda.available:
+                # CuPy parameters of the common rules: one kernel launch per group rather
+                # than one per parameter. Not imported at the top: the optimizers import this.
+                from chainer.optimizers import _multi_tensor
+
+                params = _multi_tensor.update(self, params)
+            for param in params:
                 param.update()
             self.reallocate_cleared_grads()
             self.call_hooks("post")

@@ -10,6 +10,8 @@ from chainer.backends import cpu_kernels, cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01, momentum=0.9)
+# The fused GPU update (also the body of the multi-tensor kernel, _multi_tensor.py).
+_GPU_OPERATION = "v = momentum * v - lr * (T)grad; param += v;"
 
 
 class MomentumSGDRule(_common.MomentumRuleBase):
@@ -32,7 +34,7 @@ class MomentumSGDRule(_common.MomentumRuleBase):
         cuda.elementwise(
             "G grad, T lr, T momentum",
             "T param, T v",
-            "v = momentum * v - lr * (T)grad; param += v;",
+            _GPU_OPERATION,
             "chainer_momentum_sgd",
         )(grad, _common.scalar(hp.lr), _common.scalar(hp.momentum), param.array, self.state["v"])
 

@@ -9,6 +9,8 @@ from chainer.backends import cuda
 from chainer.optimizers import _common
 
 _default_hyperparam = _common.make_defaults(lr=0.01)
+# The fused GPU update (also the body of the multi-tensor kernel, _multi_tensor.py).
+_GPU_OPERATION = "param -= lr * (T)grad;"
 
 
 class SGDRule(_common.RuleBase):
@@ -26,7 +28,7 @@ class SGDRule(_common.RuleBase):
 
     def _update_param_gpu(self, param: Any, grad: Any) -> None:
         # One kernel instead of two launches (the product, then the subtraction).
-        cuda.elementwise("G grad, T lr", "T param", "param -= lr * (T)grad;", "chainer_sgd")(
+        cuda.elementwise("G grad, T lr", "T param", _GPU_OPERATION, "chainer_sgd")(
             grad, _common.scalar(self.hyperparam.lr), param.array
         )
 
