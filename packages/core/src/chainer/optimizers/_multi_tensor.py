@@ -155,7 +155,7 @@ def _kind_of(rule: Any) -> _Kind | None:
     if cls not in _RULE_KINDS:
         return None
     d = rule.__dict__
-    if any(name in d for name in _RULE_METHODS) or rule._pre_update_hooks or rule._post_update_hooks:
+    if not d.keys().isdisjoint(_RULE_METHODS) or rule._pre_update_hooks or rule._post_update_hooks:
         return None
     kind = _RULE_KINDS[cls]
     if kind is None:
