@@ -55,7 +55,7 @@ def _train(make_opt, dtypes, disabled, monkeypatch, between=None, steps=STEPS):
     """Parameters, states and t after ``steps`` updates on the GPU, and the number of
     multi-tensor launches made."""
     link = _link(dtypes)
-    link.to_gpu()
+    link.to_device("@cupy:0")
     opt = make_opt().setup(link)
     launches = 0
     monkeypatch.setattr(_multi_tensor, "_disabled", disabled)
@@ -164,7 +164,7 @@ class TestSchedules:
 
     def test_stage_then_launch(self, monkeypatch):
         link = _link([numpy.float32])
-        link.to_gpu()
+        link.to_device("@cupy:0")
         opt = optimizers.SGD(lr=0.1).setup(link)
         for p in link.params():
             p.grad = cuda.cupy.ones(p.shape, numpy.float32)
@@ -214,6 +214,10 @@ def _fake(array):
     return numpy.ascontiguousarray(array).view(_FakeGpuArray)
 
 
+def _arrays(param, rule, kind):
+    return _multi_tensor._arrays(param, rule, kind, _FakeGpuArray, {}, {})
+
+
 def _param_with_state(rule_class, state_names=(), **hyper):
     param = chainer.Parameter(numpy.zeros((2, 3), numpy.float32))
     param._array = _fake(param.array)
@@ -252,10 +256,31 @@ def test_class_patch_is_noticed(monkeypatch):
 
 def test_eligible_arrays():
     param, rule = _param_with_state(optimizers.momentum_sgd.MomentumSGDRule, ("v",))
-    arrays = _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray)
-    assert arrays is not None and len(arrays) == 3 and arrays[0] is param._array and arrays[2] is rule.state["v"]
+    arrays, addresses = _arrays(param, rule, _multi_tensor._MOMENTUM)
+    assert len(arrays) == 3 and arrays[0] is param._array and arrays[2] is rule.state["v"]
+    assert addresses == (6, param.array.ctypes.data, param.grad.ctypes.data, rule.state["v"].ctypes.data)
     # The NumPy arrays themselves are not the GPU type.
-    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, type(None)) is None
+    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, type(None), {}, {}) is None
+
+
+def test_checks_kept_while_the_arrays_are_the_same():
+    param, rule = _param_with_state(optimizers.momentum_sgd.MomentumSGDRule, ("v",))
+    first: dict = {}
+    result = _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray, first, {})
+    again: dict = {}
+    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray, again, first) is result
+    # A new gradient is checked (and its address taken) even when the rest is known.
+    param._grad_var = None
+    param.grad = _fake(numpy.full((2, 3), 2, numpy.float32))
+    arrays, addresses = _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray, {}, again)
+    assert arrays[1] is param.grad and addresses[2] == param.grad.ctypes.data
+    param._grad_var = chainer.Variable(_fake(numpy.ones((3, 2), numpy.float32)).T)
+    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray, {}, again) is None
+    # A new state array is checked again.
+    rule.state["v"] = _fake(numpy.zeros((2, 3), numpy.float64))
+    param._grad_var = None
+    param.grad = _fake(numpy.ones((2, 3), numpy.float32))
+    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray, {}, again) is None
 
 
 @pytest.mark.parametrize(
@@ -302,14 +327,14 @@ def test_ineligible_arrays(spoil):
         rule._unchecked_state = True
     elif spoil == "patched_param":
         param.update = lambda: None
-    assert _multi_tensor._arrays(param, rule, _multi_tensor._MOMENTUM, _FakeGpuArray) is None
+    assert _arrays(param, rule, _multi_tensor._MOMENTUM) is None
 
 
 def test_adam_eps_underflow_is_left_to_the_per_parameter_error():
     param, rule = _param_with_state(optimizers.adam.AdamRule, ("m", "v"), eps=1e-50)
-    assert _multi_tensor._arrays(param, rule, _multi_tensor._ADAM, _FakeGpuArray) is None
+    assert _arrays(param, rule, _multi_tensor._ADAM) is None
     param, rule = _param_with_state(optimizers.adam.AdamRule, ("m", "v"), eps=1e-8)
-    assert _multi_tensor._arrays(param, rule, _multi_tensor._ADAM, _FakeGpuArray) is not None
+    assert _arrays(param, rule, _multi_tensor._ADAM) is not None
 
 
 def test_step_scalars_follow_the_rule():

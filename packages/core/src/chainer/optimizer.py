@@ -378,6 +378,9 @@ class GradientMethod(Optimizer):
         whose gradients are not finite is skipped. When the target contains a static
         chain, these steps run from a list recorded at the previous update, with the
         same results (see ``chainer.graph_optimizations._update``).
+        On a GPU, the parameters of the common rules (SGD, MomentumSGD, Adam and its
+        variants; float32 and float64) are updated by one kernel launch per group, with
+        the same results (see ``chainer.optimizers._multi_tensor``).
         """
         target = self._check_target("update")
         if lossfun is not None:

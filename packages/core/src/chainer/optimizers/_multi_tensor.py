@@ -155,7 +155,7 @@ def _kind_of(rule: Any) -> _Kind | None:
     if cls not in _RULE_KINDS:
         return None
     d = rule.__dict__
-    if any(name in d for name in _RULE_METHODS) or rule._pre_update_hooks or rule._post_update_hooks:
+    if not d.keys().isdisjoint(_RULE_METHODS) or rule._pre_update_hooks or rule._post_update_hooks:
         return None
     kind = _RULE_KINDS[cls]
     if kind is None:
@@ -170,36 +170,60 @@ def _classes_unpatched() -> bool:
     )
 
 
-def _arrays(param: Any, rule: Any, kind: _Kind, ndarray: type) -> tuple[Any, ...] | None:
-    """``(param, grad, *states)`` arrays of a parameter this module can update, else ``None``."""
+def _arrays(param: Any, rule: Any, kind: _Kind, ndarray: type, seen: dict[int, Any], cache: dict[int, Any]) -> Any:
+    """``(param, grad, *states)`` arrays of a parameter this module can update and their
+    ``(size, *addresses)`` (empty for an empty tensor), else ``None``.
+
+    The parameter's and the states' checks are kept (in ``seen``, by the parameter's id,
+    looked up in last step's ``cache``) while they keep their array objects; the gradient,
+    a new array at each backward, is checked at each step."""
     if not isinstance(param, Parameter) or "update" in param.__dict__ or param._loss_scale is not None:
         return None
     array = param._array
-    if type(array) is not ndarray:
-        return None
-    dtype = array.dtype
-    if dtype not in _DTYPES:
+    state = rule._state
+    if type(array) is not ndarray or state is None or rule._unchecked_state or len(state) != len(kind.states):
         return None
     grad = _update_rule.peek_grad(param)
-    state = rule._state
-    if type(grad) is not ndarray or state is None or rule._unchecked_state or len(state) != len(kind.states):
+    if type(grad) is not ndarray:
         return None
-    arrays = [array, grad]
-    for name in kind.states:
-        value = state.get(name)
-        if type(value) is not ndarray:
+    states = tuple(state.get(name) for name in kind.states)
+    key = id(param)
+    known = cache.get(key)
+    if known is not None and known[0] is param and known[1] is array and known[3] == tuple(map(id, states)):
+        if known[2] is grad:
+            seen[key] = known
+            return known[4]
+        if not _same_layout(grad, array):
             return None
-        arrays.append(value)
-    shape = array.shape
-    device = array.data.device_id
-    for a in arrays:
-        if a.dtype != dtype or a.shape != shape or not a.flags.c_contiguous or a.data.device_id != device:
+        arrays, addresses = known[4]
+        if addresses:
+            addresses = (addresses[0], addresses[1], grad.data.ptr, *addresses[3:])
+        result = ((array, grad, *states), addresses)
+    else:
+        dtype = array.dtype
+        if dtype not in _DTYPES or not array.flags.c_contiguous:
             return None
-    if kind.name in ("adam", "amsgrad"):
-        eps = _common.scalar(rule.hyperparam.eps)
-        if not isinstance(eps, (int, float)) or (eps != 0 and dtype.type(eps) == 0):
-            return None  # the per-parameter path raises its error
-    return tuple(arrays)
+        for a in (grad, *states):
+            if type(a) is not ndarray or not _same_layout(a, array):
+                return None
+        if kind.name in ("adam", "amsgrad"):
+            eps = _common.scalar(rule.hyperparam.eps)
+            if not isinstance(eps, (int, float)) or (eps != 0 and dtype.type(eps) == 0):
+                return None  # the per-parameter path raises its error
+        arrays = (array, grad, *states)
+        addresses = (array.size, *(a.data.ptr for a in arrays)) if array.size else ()
+        result = (arrays, addresses)
+    seen[key] = (param, array, grad, tuple(map(id, states)), result)
+    return result
+
+
+def _same_layout(a: Any, array: Any) -> bool:
+    return (
+        a.dtype == array.dtype
+        and a.shape == array.shape
+        and a.flags.c_contiguous
+        and a.data.device_id == array.data.device_id
+    )
 
 
 class _Group:
@@ -221,12 +245,12 @@ class _Group:
         self._grid = 0
         self._scalar_slot = 0
 
-    def stage(self, arrays: list[tuple[Any, ...]], scalars: numpy.ndarray[Any, Any]) -> None:
+    def stage(self, entries: list[Any], scalars: numpy.ndarray[Any, Any]) -> None:
         cupy = cuda._cupy()
-        arrays = [a for a in arrays if a[0].size]  # nothing to update in an empty tensor
-        addresses = tuple(x for a in arrays for x in (a[0].size, *(b.data.ptr for b in a)))
-        n = len(arrays)
+        # An empty tensor (no addresses) has nothing to update.
+        addresses = tuple(x for _, a in entries for x in a)
         nptr = self.kind.nptr
+        n = len(addresses) // (nptr + 1)
         if addresses != self._addresses:
             scalar_slots = -(-scalars.nbytes // 8)
             size = n + 1 + n * nptr + scalar_slots
@@ -250,8 +274,11 @@ class _Group:
         host = self._host
         assert host is not None
         host[self._scalar_slot :].view(self.dtype)[: scalars.size] = scalars
-        with cupy.cuda.Device(self.device_id):
+        if cupy.cuda.runtime.getDevice() == self.device_id:
             self._device_table.set(host, stream=cupy.cuda.get_current_stream())
+        else:
+            with cupy.cuda.Device(self.device_id):
+                self._device_table.set(host, stream=cupy.cuda.get_current_stream())
 
     def launch(self) -> None:
         if not self._grid:
@@ -304,13 +331,12 @@ def _group_key(kind: _Kind, rule: Any, kernel_key: tuple[str, Any, int]) -> Any:
 def _aliased(pending: dict[Any, Any], rest: list[Any], ndarray: type) -> bool:
     """Whether a parameter array of the groups is also another parameter's array."""
     seen: set[int] = set()
-    for _, _, arrays in pending.values():
-        for a in arrays:
-            if a[0].size:
-                ptr = a[0].data.ptr
-                if ptr in seen:
+    for _, _, entries in pending.values():
+        for _, addresses in entries:
+            if addresses:
+                if addresses[1] in seen:
                     return True
-                seen.add(ptr)
+                seen.add(addresses[1])
     for param in rest:
         array = getattr(param, "array", None)
         if type(array) is ndarray and array.size and array.data.ptr in seen:
@@ -329,6 +355,8 @@ class MultiTensorUpdate:
     def __init__(self) -> None:
         self._groups: dict[tuple[Any, ...], _Group] = {}
         self._staged: list[_Group] = []
+        # The parameters checked at the last step (see _arrays).
+        self._checked: dict[int, Any] = {}
 
     def stage(self, params: Iterable[Any]) -> list[Any]:
         """Count (``rule.t``) and stage the update of the parameters this module handles;
@@ -344,15 +372,19 @@ class MultiTensorUpdate:
         counted: list[Any] = []
         rest: list[Any] = []
         memos: dict[Any, Any] = {}
+        cache = self._checked
+        seen: dict[int, Any] = {}
+        self._checked = seen
         for param in params:
             rule = getattr(param, "update_rule", None)
             kind = _kind_of(rule) if unpatched and rule is not None and rule.enabled else None
-            arrays = None if kind is None else _arrays(param, rule, kind, ndarray)
-            if arrays is None:
+            entry = None if kind is None else _arrays(param, rule, kind, ndarray, seen, cache)
+            if entry is None:
                 rest.append(param)
                 continue
-            dtype = arrays[0].dtype
-            device_id = arrays[0].data.device_id
+            array = entry[0][0]
+            dtype = array.dtype
+            device_id = array.data.device_id
             kernel_key = (kind.name, dtype, device_id)
             kernel = kernels.get(kernel_key, False)
             if kernel is False:
@@ -377,23 +409,23 @@ class MultiTensorUpdate:
                 rest.append(param)
                 continue
             counted.append(rule)
-            entry = pending.get(key)
-            if entry is None:
-                entry = pending[key] = (kind, numpy.frombuffer(key[-1], dtype), [])
-            entry[2].append(arrays)
+            group = pending.get(key)
+            if group is None:
+                group = pending[key] = (kind, numpy.frombuffer(key[-1], dtype), [])
+            group[2].append(entry)
         if pending and _aliased(pending, rest, ndarray):
             # Updates of one array through two parameters must run one after the other.
             for rule in counted:
                 rule.t -= 1
             return params
         ordinal: dict[tuple[Any, ...], int] = {}
-        for (name, dtype, device_id, _), (kind, values, arrays) in pending.items():
+        for (name, dtype, device_id, _), (kind, values, entries) in pending.items():
             base = (name, dtype, device_id)
             index = ordinal[base] = ordinal.get(base, -1) + 1
             group = self._groups.get((*base, index))
             if group is None:
                 group = self._groups[(*base, index)] = _Group(kind, dtype, device_id, kernels[base])
-            group.stage(arrays, values)
+            group.stage(entries, values)
             self._staged.append(group)
         return rest
 
