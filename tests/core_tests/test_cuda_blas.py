@@ -58,9 +58,27 @@ def test_declined_operands():
     a = cupy.ones((4, 6), numpy.float32)
     assert _cuda_blas.matmul(a.astype(numpy.float16), a.T.astype(numpy.float16)) is None
     assert _cuda_blas.matmul(a, a.T.astype(numpy.float64)) is None
-    assert _cuda_blas.matmul(a[:, ::2], cupy.ones((3, 2), numpy.float32)) is None  # neither C nor F
     assert _cuda_blas.matmul(a, cupy.ones((5, 2), numpy.float32)) is None  # shapes do not match
     assert _cuda_blas.matmul(a, a.T, out=cupy.empty((4, 4), numpy.float64)) is None
+
+
+@pytest.mark.gpu
+@needs_gpu
+def test_other_layouts_are_copied_and_give_the_bits_of_contiguous_operands():
+    # A broadcast (stride 0) or strided operand takes the same routine as its contiguous
+    # copy: F.linear's backward gets a broadcast gradient from F.sum, and a static graph
+    # replay gets the same values in a contiguous buffer.
+    import cupy
+
+    rng = numpy.random.default_rng(3)
+    x = cupy.asarray(rng.standard_normal((8, 20)).astype(numpy.float32))
+    gy = cupy.broadcast_to(cupy.asarray(numpy.float32(1.0)), (8, 30))
+    assert cupy.array_equal(_cuda_blas.matmul(gy.T, x), _cuda_blas.matmul(cupy.ascontiguousarray(gy.T), x))
+    wide = cupy.asarray(rng.standard_normal((8, 40)).astype(numpy.float32))
+    strided = wide[:, ::2]
+    expected = cupy.asnumpy(strided).astype(numpy.float64).T @ cupy.asnumpy(x).astype(numpy.float64)
+    numpy.testing.assert_allclose(cupy.asnumpy(_cuda_blas.matmul(strided.T, x)), expected, rtol=1e-5, atol=1e-5)
+    assert cupy.array_equal(_cuda_blas.matmul(strided.T, x), _cuda_blas.matmul(cupy.ascontiguousarray(strided.T), x))
 
 
 @pytest.mark.gpu

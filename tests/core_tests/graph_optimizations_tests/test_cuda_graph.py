@@ -73,8 +73,12 @@ def _train(model, batches, cleargrads=True):
     for x, t in batches:
         if cleargrads:
             model.cleargrads()
-        else:
-            model.zerograds()
+        else:  # what the deprecated zerograds does: the gradients stay, zeroed in place
+            for p in model.params():
+                if p.grad is None:
+                    p.grad = p.array * 0
+                else:
+                    p.grad.fill(0)
         y = model(x)
         loss = F.mean(F.square(y - F.broadcast_to(F.expand_dims(t.astype("f"), 1), y.shape)))
         loss.backward()
@@ -104,8 +108,8 @@ def test_training_matches_define_by_run_bit_for_bit(gpu_only, cleargrads):
     batches = _batches(cupy, 6)
     dynamic = MLP()
     static = StaticMLP()
-    dynamic.to_gpu()
-    static.to_gpu()
+    dynamic.to_device("@cupy:0")
+    static.to_device("@cupy:0")
     losses_dynamic = _train(dynamic, batches, cleargrads)
     losses_static = _train(static, batches, cleargrads)
     assert losses_static == losses_dynamic
@@ -126,14 +130,14 @@ def test_training_matches_define_by_run_bit_for_bit(gpu_only, cleargrads):
 def test_outputs_are_the_callers_own_arrays(gpu_only):
     cupy = gpu_only
     model = StaticMLP()
-    model.to_gpu()
+    model.to_device("@cupy:0")
     batches = _batches(cupy, 5)
     outs = []
     with chainer.no_backprop_mode():
         for x, _ in batches:
             outs.append(model(x).array)
     reference = MLP()
-    reference.to_gpu()
+    reference.to_device("@cupy:0")
     with chainer.no_backprop_mode():
         for out, (x, _) in zip(outs, batches):
             assert cupy.array_equal(out, reference(x).array)
@@ -145,8 +149,8 @@ def test_two_calls_before_backward_use_two_instances(gpu_only):
     cupy = gpu_only
     model = StaticMLP()
     reference = MLP()
-    model.to_gpu()
-    reference.to_gpu()
+    model.to_device("@cupy:0")
+    reference.to_device("@cupy:0")
     batches = _batches(cupy, 8)
     for k in range(0, 8, 2):
         for m in (model, reference):
@@ -162,7 +166,7 @@ def test_two_calls_before_backward_use_two_instances(gpu_only):
 def test_backward_after_the_buffers_were_reused_raises(gpu_only):
     cupy = gpu_only
     model = StaticMLP()
-    model.to_gpu()
+    model.to_device("@cupy:0")
     (x, _), *_ = _batches(cupy, 1)
     for _ in range(3):
         model.cleargrads()
@@ -187,8 +191,8 @@ def test_input_gradients_are_copies(gpu_only):
     cupy = gpu_only
     model = StaticMLP()
     reference = MLP()
-    model.to_gpu()
-    reference.to_gpu()
+    model.to_device("@cupy:0")
+    reference.to_device("@cupy:0")
     grads = []
     for x, _ in _batches(cupy, 4):
         xs = chainer.Variable(x.copy()), chainer.Variable(x.copy())
@@ -205,7 +209,7 @@ def test_input_gradients_are_copies(gpu_only):
 def test_what_cannot_be_captured_falls_back_with_a_warning(gpu_only):
     cupy = gpu_only
     model = StaticMLP(dropout=True)
-    model.to_gpu()
+    model.to_device("@cupy:0")
     batches = _batches(cupy, 4)
     with pytest.warns(RuntimeWarning, match="without a CUDA Graph"):
         for x, _ in batches:
@@ -226,7 +230,7 @@ def test_environment_switch_turns_graphs_off(gpu_only, monkeypatch):
     cupy = gpu_only
     monkeypatch.setenv("CHAINER_CUDA_GRAPH", "0")
     model = StaticMLP()
-    model.to_gpu()
+    model.to_device("@cupy:0")
     for x, _ in _batches(cupy, 3):
         model(x)
     assert _graphs(model)._cuda_graphs is False

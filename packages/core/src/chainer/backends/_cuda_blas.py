@@ -12,9 +12,10 @@ thread) whose pointer mode and math mode nobody else changes. It is also cheaper
 checks), so eager code uses it as well, which keeps the captured and the eager products
 bit for bit the same: one routine, one handle configuration, the same shapes.
 
-:func:`matmul` takes two 2-D float32 or float64 arrays of the same dtype, each
-C- or F-contiguous (a transposed view costs nothing: it is passed as a transposed
-operand); anything else returns ``None`` and the caller keeps its CuPy code.
+:func:`matmul` takes two 2-D float32 or float64 arrays of the same dtype (a C- or
+F-contiguous operand is used in place: a transposed view is passed as a transposed
+operand; any other layout is copied first); anything else returns ``None`` and the
+caller keeps its CuPy code.
 """
 
 from __future__ import annotations
@@ -166,8 +167,8 @@ def matmul(a: Any, b: Any, out: Any = None, accumulate: bool = False) -> Any:
     this module does not take the call (the caller then uses CuPy).
 
     ``a`` is ``m x k``, ``b`` is ``k x n``, both CuPy arrays of one float32 or float64
-    dtype, each C- or F-contiguous; ``out`` a C-contiguous ``m x n`` array of that
-    dtype. Runs on CuPy's current stream.
+    dtype; ``out`` a C-contiguous ``m x n`` array of that dtype. Runs on CuPy's current
+    stream.
     """
     cupy = _cupy()
     if cupy is None or type(a) is not cupy.ndarray or type(b) is not cupy.ndarray:
@@ -181,8 +182,17 @@ def matmul(a: Any, b: Any, out: Any = None, accumulate: bool = False) -> Any:
         or a.shape[1] != b.shape[0]
     ):
         return None
+    # An operand that is neither C- nor F-contiguous (a broadcast gradient, a strided
+    # view) is copied first: every product of these dtypes then takes the one cuBLAS
+    # routine, whatever the operands' layouts, and gives the same bits for the same values.
     op_a = _operand(a)
+    if op_a is None:
+        a = cupy.ascontiguousarray(a)
+        op_a = _operand(a)
     op_b = _operand(b)
+    if op_b is None:
+        b = cupy.ascontiguousarray(b)
+        op_b = _operand(b)
     if op_a is None or op_b is None:
         return None
     m, k = a.shape
