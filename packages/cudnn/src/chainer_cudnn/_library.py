@@ -89,24 +89,19 @@ def _direct_execute(graph: Any, index: int | None) -> Any:
 
 _MISSING = object()
 
-_NORMALIZATIONS = ("bn_fwd", "bn_bwd", "bn_affine")
-"""Plan kinds of batch normalization: training forward, backward, and the inference forward
-as a per-channel ``x * a + b``."""
+_NORMALIZATIONS = ("bn_fwd", "bn_bwd", "bn_inf")
+"""Plan kinds of batch normalization: training forward, backward, inference forward."""
 
 _BN_IO = ("e", "f")  # the input dtypes cuDNN 9's batch normalization engines take (no float64)
 
 
 @functools.cache
-def _affine_coefficients() -> Any:
-    """The CuPy kernel ``(gamma, beta, mean, var, eps) -> (a, b)`` of the inference forward
-    (one launch for the per-channel arithmetic, in float32)."""
+def _inverse_std() -> Any:
+    """The CuPy kernel ``(var, eps) -> 1 / sqrt(var + eps)`` in float32 (one launch)."""
     import cupy
 
     return cupy.ElementwiseKernel(
-        "G gamma, B beta, M mean, V var, float32 eps",
-        "float32 a, float32 b",
-        "a = (float)gamma * rsqrtf((float)var + eps); b = (float)beta - (float)mean * a;",
-        "chainer_cudnn_bn_affine",
+        "V var, float32 eps", "float32 inv_std", "inv_std = rsqrtf((float)var + eps)", "chainer_cudnn_bn_inv_std"
     )
 
 
@@ -361,17 +356,18 @@ class FrontendCudnn:
     ) -> Any:
         if not self._bn_supported(x, gamma, beta, mean, var):
             return None
-        # cuDNN 9.19 has no engine for the batchnorm_inference operation on an H200 (none on
-        # NCHW or (N, C) inputs): the same map runs as a pointwise graph, y = x * a + b per
-        # channel, with a = gamma / sqrt(var + eps) and b = beta - mean * a.
-        plan = self._plan(("bn_affine", x.shape, x.dtype.char, deterministic))
+        plan = self._plan(("bn_inf", x.shape, x.dtype.char, deterministic))
         if plan is None:
             return None
         import cupy
 
-        a, b = _affine_coefficients()(gamma, beta, mean, var, numpy.float32(eps))
+        f32 = numpy.float32
+        inv_std = _inverse_std()(var, f32(eps))
         y = cupy.empty(x.shape, x.dtype)
-        self._execute(plan, (x, a, b, y))
+        self._execute(
+            plan,
+            (x, mean.astype(f32, copy=False), inv_std, gamma.astype(f32, copy=False), beta.astype(f32, copy=False), y),
+        )
         return y
 
     @staticmethod
@@ -434,19 +430,27 @@ class FrontendCudnn:
                 grad=inputs[0], input=inputs[1], scale=inputs[2], mean=inputs[3], inv_variance=inputs[4], name="bn_bwd"
             )
             outputs = tuple(output(t, i > 0) for i, t in enumerate(outs))  # gx, ggamma, gbeta
-        else:  # bn_affine
-            # cuDNN's pointwise engines take channels-last (NSpatialC) layouts only. A per-channel
-            # map does not care which axis cuDNN calls the channels: the NCHW array is described
-            # as (N, S, C, 1) with S = H * W the fastest axis, a fully packed NHWC tensor whose
-            # "height" axis holds the channels, and a, b broadcast along it.
+        else:  # bn_inf
+            # cuDNN 9.19 has no engine for batchnorm_inference on NCHW strides (H200), and its
+            # pointwise engines take channels-last (NSpatialC) layouts only. An (N, C) input is
+            # channels-last as it is; an NCHW one is described as the NHWC tensor (N, S, C, 1)
+            # with S = H * W the fastest axis and the channels on its "height" axis, the
+            # statistics (1, 1, C, 1) broadcasting along it (the same memory, per channel).
             n, c, rest = dims[0], dims[1], dims[2] * dims[3]
-            relabeled = ([n, rest, c, 1], [c * rest, 1, rest, rest])
-            coefficient = ([1, 1, c, 1], [c, 1, 1, 1])  # NHWC strides, also of the unit axes
-            x = graph.tensor(name="x", dim=relabeled[0], stride=relabeled[1], data_type=io)
-            a, b = (graph.tensor(name=k, dim=coefficient[0], stride=coefficient[1], data_type=f32) for k in "ab")
-            inputs = (x, a, b)
-            y = graph.bias(input=graph.scale(input=x, scale=a, name="scale"), bias=b, name="shift")
-            outputs = (y.set_output(True).set_dim(relabeled[0]).set_stride(relabeled[1]).set_data_type(io),)
+            if rest == 1:
+                big, small = ([n, c, 1, 1], [c, 1, c, c]), ([1, c, 1, 1], [c, 1, c, c])
+            else:
+                big, small = ([n, rest, c, 1], [c * rest, 1, rest, rest]), ([1, 1, c, 1], [c, 1, 1, 1])
+            x = graph.tensor(name="x", dim=big[0], stride=big[1], data_type=io)
+            stats = [
+                graph.tensor(name=k, dim=small[0], stride=small[1], data_type=f32)
+                for k in ("mean", "inv_std", "scale", "bias")
+            ]
+            inputs = (x, *stats)
+            y = graph.batchnorm_inference(
+                input=x, mean=stats[0], inv_variance=stats[1], scale=stats[2], bias=stats[3], name="bn_inf"
+            )
+            outputs = (y.set_output(True).set_dim(big[0]).set_stride(big[1]).set_data_type(io),)
         graph.validate()
         graph.build_operation_graph()
         graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -41,12 +42,14 @@ def update_running_statistics(
 
 
 def _cudnn_operation(name: str, x: Any, layout: _layout.Layout) -> Any:
-    """The cuDNN plugin's batch-normalization method ``name`` for a CuPy call normalizing
-    per channel (axis 1 kept, every other reduced), where ``use_cudnn`` allows it; else
-    ``None`` (and the CuPy code computes)."""
+    """The cuDNN plugin's batch-normalization method ``name``, with ``deterministic`` from
+    ``chainer.config.cudnn_deterministic``, for a CuPy call normalizing per channel (axis 1
+    kept, every other reduced) where ``use_cudnn`` allows it; else ``None`` (and the CuPy
+    code computes)."""
     if layout.key_axes != (1,) or isinstance(x, numpy.ndarray) or not cuda.should_use_cudnn(">=auto"):
         return None
-    return cudnn_library.operation(name)
+    method = cudnn_library.operation(name)
+    return method and functools.partial(method, deterministic=bool(configuration.config.cudnn_deterministic))
 
 
 class GeneralBatchNormalizationImpl:
@@ -161,11 +164,8 @@ class BatchNormalization(function_node.FunctionNode):
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
         config = configuration.config
         if self._stats is None and (library_forward := _cudnn_operation("batch_normalization_forward", x, layout)):
-            # F.forget runs forward twice; the statistics are updated once.
             running = (None, None) if config.in_recomputing else (self.running_mean, self.running_var)
-            found = library_forward(
-                x, gamma, beta, self.eps, *running, self.decay, deterministic=bool(config.cudnn_deterministic)
-            )
+            found = library_forward(x, gamma, beta, self.eps, *running, self.decay)
             if found is not None:
                 y, self.mean, self.inv_std = found
                 return (y,)
@@ -204,9 +204,7 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
         if library_backward := _cudnn_operation("batch_normalization_backward", x, self.layout):
-            deterministic = bool(configuration.config.cudnn_deterministic)
-            found = library_backward(x, gamma, gy, self.mean, self.inv_std, deterministic=deterministic)
-            if found is not None:
+            if (found := library_backward(x, gamma, gy, self.mean, self.inv_std)) is not None:
                 return found
         return _IMPL.backward(x, gamma, gy, self.mean, self.inv_std, self.layout)
 
@@ -294,9 +292,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
         if library_inference := _cudnn_operation("batch_normalization_inference", x, layout):
-            deterministic = bool(configuration.config.cudnn_deterministic)
-            found = library_inference(x, gamma, beta, mean, var, self.eps, deterministic=deterministic)
-            if found is not None:
+            if (found := library_inference(x, gamma, beta, mean, var, self.eps)) is not None:
                 return (found,)
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         scale = var.astype(dtype) + self.eps
