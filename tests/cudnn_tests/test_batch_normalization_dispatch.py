@@ -240,3 +240,22 @@ def test_the_plugin_declines_what_cudnn_has_no_engine_for_without_a_gpu():
 def test_the_4d_description_of_a_per_channel_input(shape, dims):
     assert _library._bn_dims(shape) == dims
     assert numpy.prod(dims) == numpy.prod(shape)
+
+
+def test_one_inference_refusal_stops_the_asking_on_that_device(monkeypatch):
+    """cuDNN 9.19 has no batchnorm_inference engine on an H200: after one declined plan the
+    plugin answers None at once instead of looking a plan up per call."""
+    import sys
+    import types
+
+    runtime = types.SimpleNamespace(getDevice=lambda: 3)
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=types.SimpleNamespace(runtime=runtime)))
+    library = _library.FrontendCudnn()
+    asked = []
+    monkeypatch.setattr(library, "_plan", lambda key: asked.append(key))
+    g = numpy.zeros(8, numpy.float32)
+    for shape in ((4, 8, 3, 3), (2, 8, 5, 5)):
+        x = numpy.zeros(shape, numpy.float32)
+        assert library.batch_normalization_inference(x, g, g, g, g, 2e-5, deterministic=False) is None
+    assert asked == [("bn_inf", (4, 8, 3, 3), "f", False)]
+    assert library._no_inference_engine == {3}

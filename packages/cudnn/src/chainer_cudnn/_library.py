@@ -125,6 +125,7 @@ class FrontendCudnn:
         self._handles: dict[int, Any] = {}
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._lock = threading.Lock()
+        self._no_inference_engine: set[int] = set()  # devices where batchnorm_inference was declined
         self.declined: dict[tuple[Any, ...], str] = {}
         """Graph key -> why cuDNN declined it (the calls then run on CuPy)."""
 
@@ -356,11 +357,17 @@ class FrontendCudnn:
     ) -> Any:
         if not self._bn_supported(x, gamma, beta, mean, var):
             return None
-        plan = self._plan(("bn_inf", x.shape, x.dtype.char, deterministic))
-        if plan is None:
-            return None
         import cupy
 
+        device = cupy.cuda.runtime.getDevice()
+        if device in self._no_inference_engine:
+            return None
+        plan = self._plan(("bn_inf", x.shape, x.dtype.char, deterministic))
+        if plan is None:
+            # cuDNN 9.19 on an H200 has no engine for the operation at all: one refusal stops
+            # the asking on this device, which cost inference about 15 us a call (measured).
+            self._no_inference_engine.add(device)
+            return None
         f32 = numpy.float32
         inv_std = _inverse_std()(var, f32(eps))
         y = cupy.empty(x.shape, x.dtype)
