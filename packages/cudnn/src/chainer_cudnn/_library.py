@@ -15,6 +15,7 @@ padding is declined.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Sequence
@@ -55,11 +56,11 @@ class _Plan:
         self.uids: tuple[int, ...] = ()
         self.direct: Any = None
 
-    def finish(self) -> None:
+    def finish(self, direct: bool = True) -> None:
         """Fix what every execution of the plan reuses: the tensors' uids, and the direct
-        execute of the frontend's lowered graph where it has one."""
+        execute of the frontend's lowered graph where it has one (and ``direct`` allows it)."""
         self.uids = tuple(int(t.get_uid()) for t in self.tensors)
-        self.direct = _direct_execute(self.graph, self.index)
+        self.direct = _direct_execute(self.graph, self.index) if direct else None
 
 
 def _direct_execute(graph: Any, index: int | None) -> Any:
@@ -88,6 +89,33 @@ def _direct_execute(graph: Any, index: int | None) -> Any:
 
 _MISSING = object()
 
+_NORMALIZATIONS = ("bn_fwd", "bn_bwd", "bn_inf")
+"""Plan kinds of batch normalization: training forward, backward, inference forward."""
+
+_BN_IO = ("e", "f")  # the input dtypes cuDNN 9's batch normalization engines take (no float64)
+
+
+@functools.cache
+def _inverse_std() -> Any:
+    """The CuPy kernel ``(var, eps) -> 1 / sqrt(var + eps)`` in float32 (one launch)."""
+    import cupy
+
+    return cupy.ElementwiseKernel(
+        "V var, float32 eps", "float32 inv_std", "inv_std = rsqrtf((float)var + eps)", "chainer_cudnn_bn_inv_std"
+    )
+
+
+def _bn_dims(shape: Sequence[int]) -> list[int]:
+    """The 4-D NCHW description of a C-contiguous ``(N, C, *spatial)`` array normalized per
+    channel: its own shape when 4-D, else ``(N, C, prod(spatial), 1)`` (same memory)."""
+    dims = [int(s) for s in shape]
+    if len(dims) == 4:
+        return dims
+    rest = 1
+    for d in dims[2:]:
+        rest *= d
+    return dims[:2] + [rest, 1]
+
 
 class FrontendCudnn:
     """The :class:`chainer.backends.cudnn_library.CudnnLibrary` of this distribution."""
@@ -97,6 +125,7 @@ class FrontendCudnn:
         self._handles: dict[int, Any] = {}
         self._plans: dict[tuple[Any, ...], _Plan | None] = {}
         self._lock = threading.Lock()
+        self._no_inference_engine: set[int] = set()  # devices where batchnorm_inference was declined
         self.declined: dict[tuple[Any, ...], str] = {}
         """Graph key -> why cuDNN declined it (the calls then run on CuPy)."""
 
@@ -252,6 +281,194 @@ class FrontendCudnn:
         post = tuple(_end_padding(*args) for args in zip(in_size, out_size, ksize, stride, pad, dilate))
         return None if None in post else post  # type: ignore[return-value]
 
+    # -- batch normalization ----------------------------------------------------------
+
+    DIRECT_NORMALIZATION = True
+    """Whether batch normalization plans execute through the lowered graph (as the
+    convolutions do) rather than ``pygraph.execute``; a switch for the device smoke check."""
+
+    def batch_normalization_forward(
+        self,
+        x: Any,
+        gamma: Any,
+        beta: Any,
+        eps: float,
+        running_mean: Any,
+        running_var: Any,
+        decay: float,
+        *,
+        deterministic: bool,
+    ) -> tuple[Any, Any, Any] | None:
+        channels = x.shape[1] if x.ndim >= 2 else 0
+        if not self._bn_supported(x, gamma, beta) or x.size // max(channels, 1) < 2:
+            return None  # (a single element per channel: cuDNN's unbiased variance divides by 0)
+        # cuDNN's running update is Chainer's: (1 - momentum) * running + momentum * batch with
+        # the unbiased batch variance m / (m - 1) * var, so momentum is 1 - decay.
+        key = ("bn_fwd", x.shape, x.dtype.char, float(eps), 1.0 - float(decay), deterministic)
+        plan = self._plan(key)
+        if plan is None:
+            return None
+        import cupy
+
+        f32 = numpy.float32
+        stats = [cupy.empty((channels,), f32) for _ in range(4)]  # mean, inv_std, next running mean/var
+        y = cupy.empty(x.shape, x.dtype)
+        arrays = (
+            x,
+            gamma.astype(f32, copy=False),
+            beta.astype(f32, copy=False),
+            self._running_input(running_mean, channels),
+            self._running_input(running_var, channels),
+            y,
+            *stats,
+        )
+        self._execute(plan, arrays)
+        for running, updated in ((running_mean, stats[2]), (running_var, stats[3])):
+            if running is not None:
+                cupy.copyto(running, updated.reshape(running.shape), casting="unsafe")
+        return y, stats[0], stats[1]
+
+    def batch_normalization_backward(
+        self, x: Any, gamma: Any, gy: Any, mean: Any, inv_std: Any, *, deterministic: bool
+    ) -> tuple[Any, Any, Any] | None:
+        if not self._bn_supported(x, gamma) or gy.dtype != x.dtype or gy.shape != x.shape:
+            return None
+        if mean.dtype != numpy.float32 or inv_std.dtype != numpy.float32:
+            return None  # statistics of a CuPy forward in float64
+        plan = self._plan(("bn_bwd", x.shape, x.dtype.char, deterministic))
+        if plan is None:
+            return None
+        import cupy
+
+        f32 = numpy.float32
+        channels = x.shape[1]
+        gx = cupy.empty(x.shape, x.dtype)
+        ggamma, gbeta = cupy.empty((channels,), f32), cupy.empty((channels,), f32)
+        self._execute(plan, (gy, x, gamma.astype(f32, copy=False), mean, inv_std, gx, ggamma, gbeta))
+        shape = gamma.shape
+        return (
+            gx,
+            ggamma.astype(gamma.dtype, copy=False).reshape(shape),
+            gbeta.astype(gamma.dtype, copy=False).reshape(shape),
+        )
+
+    def batch_normalization_inference(
+        self, x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float, *, deterministic: bool
+    ) -> Any:
+        if not self._bn_supported(x, gamma, beta, mean, var):
+            return None
+        import cupy
+
+        device = cupy.cuda.runtime.getDevice()
+        if device in self._no_inference_engine:
+            return None
+        plan = self._plan(("bn_inf", x.shape, x.dtype.char, deterministic))
+        if plan is None:
+            # cuDNN 9.19 on an H200 has no engine for the operation at all: one refusal stops
+            # the asking on this device, which cost inference about 15 us a call (measured).
+            self._no_inference_engine.add(device)
+            return None
+        f32 = numpy.float32
+        inv_std = _inverse_std()(var, f32(eps))
+        y = cupy.empty(x.shape, x.dtype)
+        self._execute(
+            plan,
+            (x, mean.astype(f32, copy=False), inv_std, gamma.astype(f32, copy=False), beta.astype(f32, copy=False), y),
+        )
+        return y
+
+    @staticmethod
+    def _bn_supported(x: Any, gamma: Any, *per_channel: Any) -> bool:
+        """Whether cuDNN takes this call: a float16/float32 input (float32 statistics) and
+        float16/float32 ``(C,)`` per-channel arrays."""
+        if x.ndim < 2 or x.dtype.char not in _BN_IO or gamma.shape != (x.shape[1],):
+            return False
+        return all(p.dtype.char in _BN_IO and p.shape == gamma.shape for p in (gamma, *per_channel))
+
+    def _running_input(self, running: Any, channels: int) -> Any:
+        """A float32 ``(C,)`` array holding ``running`` (zeros when ``None``: the update is
+        then computed and dropped)."""
+        import cupy
+
+        if running is None:
+            return cupy.zeros((channels,), numpy.float32)
+        return cupy.ascontiguousarray(running.reshape(channels), numpy.float32)
+
+    def _build_normalization(self, key: tuple[Any, ...]) -> _Plan:
+        cudnn = self._module()
+        kind, shape, char, *rest = key
+        deterministic = rest[-1]
+        io = {"e": cudnn.data_type.HALF, "f": cudnn.data_type.FLOAT}[char]
+        f32 = cudnn.data_type.FLOAT
+        graph = cudnn.pygraph(io_data_type=io, intermediate_data_type=f32, compute_data_type=f32, handle=self._handle())
+        dims = _bn_dims(shape)
+        channel_dims = [1, dims[1], 1, 1]
+
+        def tensor(name: str, per_channel: bool) -> Any:
+            d = channel_dims if per_channel else dims
+            return graph.tensor(name=name, dim=d, stride=_contiguous_strides(d), data_type=f32 if per_channel else io)
+
+        def output(t: Any, per_channel: bool) -> Any:
+            d = channel_dims if per_channel else dims
+            t.set_output(True).set_dim(d).set_stride(_contiguous_strides(d)).set_data_type(f32 if per_channel else io)
+            return t
+
+        if kind == "bn_fwd":
+            eps, momentum = rest[0], rest[1]
+            inputs = (tensor("x", False),) + tuple(
+                tensor(n, True) for n in ("scale", "bias", "running_mean", "running_var")
+            )
+            outs = graph.batchnorm(
+                input=inputs[0],
+                scale=inputs[1],
+                bias=inputs[2],
+                in_running_mean=inputs[3],
+                in_running_var=inputs[4],
+                epsilon=graph.tensor_scalar(float(eps), cudnn.scalar_type.RUNTIME_PARAM, name="epsilon"),
+                momentum=graph.tensor_scalar(float(momentum), cudnn.scalar_type.RUNTIME_PARAM, name="momentum"),
+                name="bn",
+            )
+            outputs = tuple(output(t, i > 0) for i, t in enumerate(outs))  # y, mean, inv_std, next mean, var
+        elif kind == "bn_bwd":
+            inputs = (tensor("gy", False), tensor("x", False)) + tuple(
+                tensor(n, True) for n in ("scale", "mean", "inv_std")
+            )
+            outs = graph.batchnorm_backward(
+                grad=inputs[0], input=inputs[1], scale=inputs[2], mean=inputs[3], inv_variance=inputs[4], name="bn_bwd"
+            )
+            outputs = tuple(output(t, i > 0) for i, t in enumerate(outs))  # gx, ggamma, gbeta
+        else:  # bn_inf
+            # cuDNN 9.19 has no engine for batchnorm_inference on NCHW strides (H200), and its
+            # pointwise engines take channels-last (NSpatialC) layouts only. An (N, C) input is
+            # channels-last as it is; an NCHW one is described as the NHWC tensor (N, S, C, 1)
+            # with S = H * W the fastest axis and the channels on its "height" axis, the
+            # statistics (1, 1, C, 1) broadcasting along it (the same memory, per channel).
+            n, c, rest = dims[0], dims[1], dims[2] * dims[3]
+            if rest == 1:
+                big, small = ([n, c, 1, 1], [c, 1, c, c]), ([1, c, 1, 1], [c, 1, c, c])
+            else:
+                big, small = ([n, rest, c, 1], [c * rest, 1, rest, rest]), ([1, 1, c, 1], [c, 1, 1, 1])
+            x = graph.tensor(name="x", dim=big[0], stride=big[1], data_type=io)
+            stats = [
+                graph.tensor(name=k, dim=small[0], stride=small[1], data_type=f32)
+                for k in ("mean", "inv_std", "scale", "bias")
+            ]
+            inputs = (x, *stats)
+            y = graph.batchnorm_inference(
+                input=x, mean=stats[0], inv_variance=stats[1], scale=stats[2], bias=stats[3], name="bn_inf"
+            )
+            outputs = (y.set_output(True).set_dim(big[0]).set_stride(big[1]).set_data_type(io),)
+        graph.validate()
+        graph.build_operation_graph()
+        graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])
+        if deterministic:
+            graph.deselect_numeric_notes([cudnn.numerical_note.NONDETERMINISTIC])
+        graph.check_support()
+        graph.build_plans(cudnn.build_plan_policy.HEURISTICS_CHOICE)
+        plan = _Plan(graph, inputs + outputs, tuple(shape), int(graph.get_workspace_size()))
+        plan.finish(direct=self.DIRECT_NORMALIZATION)
+        return plan
+
     # -- plans ----------------------------------------------------------------------
 
     def _plan(self, key: tuple[Any, ...]) -> _Plan | None:
@@ -276,6 +493,8 @@ class FrontendCudnn:
         return plan
 
     def _build(self, key: tuple[Any, ...]) -> _Plan | None:
+        if key[0] in _NORMALIZATIONS:
+            return self._build_normalization(key)
         cudnn = self._module()
         kind, a_shape, b_shape, char, stride, pre, dilate, third, extra, flags = key
         deterministic, autotune, tensor_core = flags

@@ -1,10 +1,13 @@
-"""cuDNN for the GPU convolutions, provided by a plugin through ``chainer_register_cudnn``.
+"""cuDNN for the GPU convolutions and batch normalization, provided by a plugin through
+``chainer_register_cudnn``.
 
 CuPy 14 no longer binds cuDNN, so core computes convolutions on the GPU as im2col plus
 cuBLAS. A plugin (the ``chainer-cudnn`` distribution, built on NVIDIA's cuDNN frontend)
 can register a :class:`CudnnLibrary`; the convolution kernels then ask it first wherever
 ``chainer.config.use_cudnn`` allows (:func:`chainer.should_use_cudnn`), and compute with
 CuPy when it declines a call by returning ``None`` (an unsupported geometry, say).
+Batch normalization is optional (:class:`CudnnBatchNormalization`): a library without
+those methods serves the convolutions only.
 
 The library is asked once, on first use, whether it can run here
 (:meth:`CudnnLibrary.unavailable_reason`); the answer is what
@@ -97,6 +100,50 @@ class CudnnLibrary(Protocol):
         output gradient is ``gy``."""
 
 
+class CudnnBatchNormalization(Protocol):
+    """Batch normalization, which a :class:`CudnnLibrary` may also implement (optional:
+    core asks for each method with ``getattr`` and computes with CuPy where it is absent).
+
+    ``x`` (and ``gy``, ``y``, ``gx``) is ``(N, C, *spatial)``, C-contiguous, normalized per
+    channel over every other axis; ``gamma``, ``beta`` and the statistics are ``(C,)``.
+    Like the convolutions, each method returns ``None`` to decline a call (a dtype or
+    geometry cuDNN has no engine for) before it changes anything.
+    """
+
+    def batch_normalization_forward(
+        self,
+        x: Any,
+        gamma: Any,
+        beta: Any,
+        eps: float,
+        running_mean: Any,
+        running_var: Any,
+        decay: float,
+        *,
+        deterministic: bool,
+    ) -> tuple[Any, Any, Any] | None:
+        """``(y, mean, inv_std)`` with the batch's statistics in float32 (``inv_std`` is
+        ``1 / sqrt(var + eps)`` of the biased variance). ``running_mean`` and
+        ``running_var`` (each may be ``None``) are updated in place as
+        :func:`chainer.functions.batch_normalization` documents: ``decay * running + (1 -
+        decay) * batch``, with the unbiased variance ``m / (m - 1) * var`` of the ``m``
+        elements per channel."""
+
+    def batch_normalization_backward(
+        self, x: Any, gamma: Any, gy: Any, mean: Any, inv_std: Any, *, deterministic: bool
+    ) -> tuple[Any, Any, Any] | None:
+        """``(gx, ggamma, gbeta)`` from the statistics of the forward (``ggamma`` and
+        ``gbeta`` in ``gamma``'s dtype)."""
+
+    def batch_normalization_inference(
+        self, x: Any, gamma: Any, beta: Any, mean: Any, var: Any, eps: float, *, deterministic: bool
+    ) -> Any:
+        """``gamma * (x - mean) / sqrt(var + eps) + beta`` with the given statistics."""
+
+
+OPTIONAL = tuple(name for name in CudnnBatchNormalization.__dict__ if not name.startswith("_"))
+"""The methods a library may leave out (core then computes those operations with CuPy)."""
+
 _REQUIRED = tuple(name for name in CudnnLibrary.__dict__ if not name.startswith("_"))
 
 
@@ -145,9 +192,25 @@ def usable() -> Any:
     return library if reason is None else None
 
 
+def operation(name: str) -> Any:
+    """The bound method ``name`` (one of :data:`OPTIONAL`) of the usable library, or
+    ``None`` where no library is usable or it does not implement that operation."""
+    library = usable()
+    return None if library is None else getattr(library, name, None)
+
+
 def origin() -> str | None:
     """Name of the plugin that registered the cuDNN library (``None`` without one)."""
     return libraries.origin("cudnn")
 
 
-__all__ = ["CudnnLibrary", "libraries", "origin", "status", "usable"]
+__all__ = [
+    "OPTIONAL",
+    "CudnnBatchNormalization",
+    "CudnnLibrary",
+    "libraries",
+    "operation",
+    "origin",
+    "status",
+    "usable",
+]

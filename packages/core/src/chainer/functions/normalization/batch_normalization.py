@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
 import numpy
 
 from chainer import backend, configuration, function_node, variable
-from chainer.backends import intel64
+from chainer.backends import cuda, cudnn_library, intel64
 from chainer.functions import _composite
 from chainer.functions.normalization import _layout
 from chainer.utils import argument, type_check
@@ -38,6 +39,17 @@ def update_running_statistics(
     if running_var is not None:
         running_var *= decay
         running_var += ((1.0 - decay) * count / max(count - 1.0, 1.0) * var).reshape(running_var.shape)
+
+
+def _cudnn_operation(name: str, x: Any, layout: _layout.Layout) -> Any:
+    """The cuDNN plugin's batch-normalization method ``name``, with ``deterministic`` from
+    ``chainer.config.cudnn_deterministic``, for a CuPy call normalizing per channel (axis 1
+    kept, every other reduced) where ``use_cudnn`` allows it; else ``None`` (and the CuPy
+    code computes)."""
+    if layout.key_axes != (1,) or isinstance(x, numpy.ndarray) or not cuda.should_use_cudnn(">=auto"):
+        return None
+    method = cudnn_library.operation(name)
+    return method and functools.partial(method, deterministic=bool(configuration.config.cudnn_deterministic))
 
 
 class GeneralBatchNormalizationImpl:
@@ -150,9 +162,16 @@ class BatchNormalization(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        config = configuration.config
+        if self._stats is None and (library_forward := _cudnn_operation("batch_normalization_forward", x, layout)):
+            running = (None, None) if config.in_recomputing else (self.running_mean, self.running_var)
+            found = library_forward(x, gamma, beta, self.eps, *running, self.decay)
+            if found is not None:
+                y, self.mean, self.inv_std = found
+                return (y,)
         y, mean, var, inv_std = _IMPL.forward(x, gamma, beta, self.eps, layout, self._stats)
         self.mean, self.inv_std = mean, inv_std
-        if not configuration.config.in_recomputing:
+        if not config.in_recomputing:
             # F.forget runs forward twice; the statistics are updated once.
             update_running_statistics(self.running_mean, self.running_var, mean, var, layout.count, self.decay)
         return (y,)
@@ -184,6 +203,9 @@ class BatchNormalizationGrad(function_node.FunctionNode):
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
+        if library_backward := _cudnn_operation("batch_normalization_backward", x, self.layout):
+            if (found := library_backward(x, gamma, gy, self.mean, self.inv_std)) is not None:
+                return found
         return _IMPL.backward(x, gamma, gy, self.mean, self.inv_std, self.layout)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -269,6 +291,9 @@ class FixedBatchNormalization(function_node.FunctionNode):
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        if library_inference := _cudnn_operation("batch_normalization_inference", x, layout):
+            if (found := library_inference(x, gamma, beta, mean, var, self.eps)) is not None:
+                return (found,)
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         scale = var.astype(dtype) + self.eps
         xp.sqrt(scale, out=scale)
