@@ -1,4 +1,4 @@
-"""Matrix products of CuPy arrays through cuBLAS called directly: capturable, and lean.
+"""Matrix products of CuPy arrays through cuBLAS called directly, capturable in CUDA Graphs.
 
 CuPy 14 refuses every cuBLAS call while a stream is capturing a CUDA Graph (its
 ``cublas.setStream`` raises ``NotImplementedError``), although cuBLAS itself supports
@@ -7,10 +7,9 @@ a workspace of the caller's (``cublasSetWorkspace``) no memory node is created. 
 captured static graph (:mod:`chainer.graph_optimizations._cuda_graph`) needs the products
 of ``F.linear``, so this module calls ``cublasSgemm_v2`` / ``cublasDgemm_v2`` of the
 cuBLAS library CuPy loaded, through ctypes, on a handle of its own (per device and
-thread) whose pointer mode and math mode nobody else changes. It is also cheaper than
-``cupy.ndarray.dot`` on the host (no broadcasting, no dtype promotion, no output
-checks), so eager code uses it as well, which keeps the captured and the eager products
-bit for bit the same: one routine, one handle configuration, the same shapes.
+thread) whose pointer mode and math mode nobody else changes. Eager code uses it as
+well (its host time is about that of ``cupy.ndarray.dot``), which keeps the captured and
+the eager products bit for bit the same: one routine, one handle configuration, the same shapes.
 
 :func:`matmul` takes two 2-D float32 or float64 arrays of the same dtype (a C- or
 F-contiguous operand is used in place: a transposed view is passed as a transposed
