@@ -443,11 +443,15 @@ class FrontendCudnn:
             # channels-last as it is; an NCHW one is described as the NHWC tensor (N, S, C, 1)
             # with S = H * W the fastest axis and the channels on its "height" axis, the
             # statistics (1, 1, C, 1) broadcasting along it (the same memory, per channel).
-            n, c, rest = dims[0], dims[1], dims[2] * dims[3]
-            if rest == 1:
-                big, small = ([n, c, 1, 1], [c, 1, c, c]), ([1, c, 1, 1], [c, 1, c, c])
+            batch, channels, spatial = int(dims[0]), int(dims[1]), int(dims[2] * dims[3])
+            c = channels
+            big: tuple[list[int], list[int]]
+            small: tuple[list[int], list[int]]
+            if spatial == 1:
+                big, small = ([batch, c, 1, 1], [c, 1, c, c]), ([1, c, 1, 1], [c, 1, c, c])
             else:
-                big, small = ([n, rest, c, 1], [c * rest, 1, rest, rest]), ([1, 1, c, 1], [c, 1, 1, 1])
+                big = ([batch, spatial, c, 1], [c * spatial, 1, spatial, spatial])
+                small = ([1, 1, c, 1], [c, 1, 1, 1])
             x = graph.tensor(name="x", dim=big[0], stride=big[1], data_type=io)
             stats = [
                 graph.tensor(name=k, dim=small[0], stride=small[1], data_type=f32)
