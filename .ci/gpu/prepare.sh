@@ -3,7 +3,10 @@
 # wheels of our distributions and of `mock` (the compat suite imports it; the GPU image
 # lacks it), and a copy of Chainer 7.8.1's test suite from ../shared/compat with the
 # harness's conftest files, all under .gpu/ (ignored by git; `run` carries it).
-# Then: run(command="bash .ci/gpu/run.sh", carry=[".gpu"]) with the device tool (or cudnn.sh).
+# Then: run(command="bash .ci/gpu/run.sh", carry=[".gpu"]) with the device tool (or cudnn.sh,
+# or session.sh, which takes its parts from the environment: smoke scripts, test paths, the
+# gpu-marked suite with and without chainer-cudnn, benchmarks). session.sh force-reinstalls
+# the wheels: a machine kept warm between calls may hold an older build of the same version.
 set -eu
 PY=${PY:-python3}
 SHARED=${CHAINER_SHARED_DIR:-../shared}
