@@ -422,6 +422,9 @@ class StaticScheduleFunction:
             :mod:`chainer.graph_optimizations._replay`), or ``None`` if they need not.
         define_by_run_graph: Set by ``static_graph(enable_double_backprop=True)``:
             replays always build define-by-run's graph.
+        cuda_graph_reason: Why the fast replays of this schedule do not run from CUDA
+            Graphs (see :mod:`chainer.graph_optimizations._cuda_graph`), or ``None``
+            while they do or may (CuPy arrays, after the first replay).
 
     To debug a replay, step through :meth:`forward`; :meth:`describe` lists the schedule.
     """
