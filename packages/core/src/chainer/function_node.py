@@ -248,11 +248,7 @@ class FunctionNode:
             raise TypeError(f"{self.label}: forward output must be a tuple of ndarrays, got {type(outputs).__name__}")
         for y in outputs:
             if type(y) is not _ndarray:
-                # A single output of an array type checked before (CuPy's) needs no check.
-                if len(outputs) != 1 or type(y) not in _checked_output_types.get(
-                    backend.plugins._manager.generation, ()
-                ):
-                    outputs = self._normalize_outputs(outputs)
+                outputs = self._checked_outputs(outputs)
                 break
 
         if debug:
@@ -398,6 +394,14 @@ class FunctionNode:
         local_hooks = self._local_function_hooks
         return [*_hook_state.function_hooks.values(), *(local_hooks.values() if local_hooks else ())]
 
+    def _checked_outputs(self, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``outputs`` (not all NumPy arrays) as :meth:`apply` returns them: checked by
+        :meth:`_normalize_outputs`, except a single output of an array type checked before
+        (CuPy's) in this plugin generation."""
+        if len(outputs) == 1 and type(outputs[0]) in _checked_output_types.get(backend.plugins._manager.generation, ()):
+            return outputs
+        return self._normalize_outputs(outputs)
+
     def _normalize_outputs(self, outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         fixed = []
         for i, y in enumerate(outputs):
@@ -409,7 +413,7 @@ class FunctionNode:
                     f"{self.label}: forward output must be a tuple of ndarrays; output {i} is a {type(y).__name__}"
                 )
             fixed.append(y)
-        if len(fixed) == 1 and y is not None and type(y) is not _ndarray and not isinstance(y, numpy.generic):
+        if len(fixed) == 1 and (y := fixed[0]) is not None and type(y) is not _ndarray:
             # Owned by a backend (checked above): the next single output of this type
             # skips the check (until plugins change, which changes the owners' generation).
             generation = backend.plugins._manager.generation

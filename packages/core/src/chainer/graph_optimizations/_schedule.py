@@ -83,7 +83,7 @@ def run_forward(node: function_node.FunctionNode, in_data: tuple[Any, ...]) -> t
         raise TypeError(f"{node.label}.forward must return a tuple of arrays, got {type(outputs).__name__}")
     for y in outputs:
         if type(y) is not _ndarray:
-            return node._normalize_outputs(outputs)
+            return node._checked_outputs(outputs)
     return outputs
 
 
