@@ -125,6 +125,8 @@ def _sum_in_place(previous: variable.Variable, gx: variable.Variable) -> variabl
     add later gradients into in place; ``None`` where the plain ``+`` must be used (not
     two NumPy arrays of one shape and dtype)."""
     a, b = previous._array, gx._array
+    if previous._layout is not None:
+        return None  # the plain + keeps the gradient's memory layout
     if type(a) is not numpy.ndarray or type(b) is not numpy.ndarray or a.shape != b.shape or a.dtype != b.dtype:
         return None
     # The same ufunc loop as Add.forward, so the sum is bit for bit the one it gave

@@ -28,10 +28,17 @@ def _rebuild_parameter(state: dict[str, Any]) -> Parameter:
     return param
 
 
+def _stored(data: Any, layout: Any) -> Any:
+    # An array made in the semantic shape, as stored in ``layout``.
+    if layout is None:
+        return data
+    return variable._memory_layouts()._to_layout(data, None, layout)
+
+
 class Parameter(variable.Variable):
     """A :class:`~chainer.Variable` registered to a link and updated by an optimizer.
 
-    ``Parameter(initializer=None, shape=None, name=None)``
+    ``Parameter(initializer=None, shape=None, name=None, *, layout=None)``
 
     Args:
         initializer: How to fill the array: an :class:`~chainer.Initializer`, a scalar, an
@@ -40,6 +47,10 @@ class Parameter(variable.Variable):
         shape: Shape of the array. If ``None``, the parameter stays uninitialized until
             :meth:`initialize` is called (links infer shapes from their first input).
         name: Name of the parameter.
+        layout: The memory layout of the array (see :mod:`chainer.memory_layouts`). An
+            array given as ``initializer`` (without ``shape``) is taken as stored in
+            it; ``shape`` (and the shape given to :meth:`initialize`) is the semantic,
+            channel-first one.
 
     Attributes:
         initializer: The initializer used by :meth:`initialize`.
@@ -57,8 +68,6 @@ class Parameter(variable.Variable):
     def __init__(
         self, initializer: Any = None, shape: Any = None, name: str | None = None, *, layout: Any = None
     ) -> None:
-        if layout is not None:
-            raise NotImplementedError("Parameter: only the standard memory layout (layout=None) is supported")
         if initializer is None:
             initializer = initializers.NaN()
         elif numpy.isscalar(initializer) or isinstance(initializer, numpy.generic):
@@ -80,9 +89,9 @@ class Parameter(variable.Variable):
             if _is_array(initializer):
                 # With a shape, an array is a value to fill with (broadcast), as in Chainer 7.
                 initializer = initializers.Constant(initializer)
-            data = initializers.generate_array(initializer, shape, numpy)
+            data = _stored(initializers.generate_array(initializer, shape, numpy), layout)
             grad = numpy.full_like(data, numpy.nan) if data.dtype.kind in "fc" else numpy.zeros_like(data)
-        super().__init__(data, name=name, grad=grad)
+        super().__init__(data, name=name, grad=grad, layout=layout)
         self.initializer = initializer
         self.update_rule: Any = None
         self._initial_device: backend.Device | None = None
@@ -98,6 +107,8 @@ class Parameter(variable.Variable):
     @property
     def array(self) -> Any:
         """The underlying array (shared with the parameters of share-mode link copies)."""
+        if self._layout is not None:
+            raise RuntimeError(variable._NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
     @array.setter
@@ -112,7 +123,6 @@ class Parameter(variable.Variable):
                     set_array(other, value)
 
     data = array
-    raw_array = array
 
     def _share_array_with(self, other: Parameter) -> None:
         """Make ``other`` (a fresh copy of this parameter) see every array this one is given
@@ -157,8 +167,14 @@ class Parameter(variable.Variable):
         """Create the array of ``shape`` with :attr:`initializer` (on the device the
         parameter was sent to, if any)."""
         device = self._initial_device
-        data = initializers.generate_array(self.initializer, shape, numpy, device=device)
-        self.array = data
+        layout = self._layout
+        data = _stored(initializers.generate_array(self.initializer, shape, numpy, device=device), layout)
+        if layout is None:
+            self.array = data
+        else:
+            # (The array setter refuses a variable with a layout; the raw array is set here.)
+            self._array = data
+            self._node_if_any()._set_data_info(data)  # type: ignore[union-attr]  # a parameter always has a node
         grad_initializer = self._grad_initializer
         self._grad_initializer = None
         self._grad_unset = False
@@ -166,13 +182,15 @@ class Parameter(variable.Variable):
             self._grad_var = None
         else:
             fill = numpy.nan if data.dtype.kind in "fc" and isinstance(grad_initializer, initializers.NaN) else 0
-            self._grad_var = variable.Variable(self.device.xp.full_like(data, fill), requires_grad=False)
+            self._grad_var = variable.Variable(self.device.xp.full_like(data, fill), requires_grad=False, layout=layout)
 
     # -- gradients ------------------------------------------------------------------------
 
     @property
     def grad(self) -> Any:
         """The gradient array; see the class description for its initial state."""
+        if self._layout is not None:
+            raise RuntimeError(variable._NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         if gv is None:
             if self._grad_unset:
@@ -206,14 +224,16 @@ class Parameter(variable.Variable):
         self._grad_initializer = None
         gv = self._grad_var
         if gv is None or gv._array is None:
-            self._grad_var = variable.Variable(self.device.xp.zeros_like(self._array), requires_grad=False)
+            self._grad_var = variable.Variable(
+                self.device.xp.zeros_like(self._array), requires_grad=False, layout=self._layout
+            )
         else:
             gv._array.fill(0)
             gv.unchain()
 
     def addgrad(self, var: variable.Variable) -> None:
         # A gradient still waiting for initialize() counts as none: the added one replaces it.
-        if self._grad_var is None and var.grad is not None:
+        if self._grad_var is None and var._grad is not None:
             self._grad_initializer = None
             self._grad_unset = False
         super().addgrad(var)
@@ -264,6 +284,7 @@ class Parameter(variable.Variable):
             "grad_initializer": self._grad_initializer,
             "grad_unset": self._grad_unset,
             "name": self._name,
+            "layout": self._layout,
             "initializer": self.initializer,
             "update_rule": self.update_rule,
             "initial_device": self._initial_device,
@@ -271,9 +292,10 @@ class Parameter(variable.Variable):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        variable.Variable.__init__(self, state["array"], name=state["name"])
+        layout = state.get("layout")
+        variable.Variable.__init__(self, state["array"], name=state["name"], layout=layout)
         if state["grad"] is not None:
-            self._grad_var = variable.Variable(state["grad"], requires_grad=False)
+            self._grad_var = variable.Variable(state["grad"], requires_grad=False, layout=layout)
         self.initializer = state["initializer"]
         self.update_rule = state["update_rule"]
         self._initial_device = state["initial_device"]

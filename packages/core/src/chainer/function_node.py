@@ -34,6 +34,11 @@ _weakref = weakref.ref
 _MIXED = object()
 # Bound on the input signatures remembered per class (see FunctionNode._check_types_once).
 _MAX_SIGNATURES = 256
+# Whether a non-standard memory layout was ever used (chainer.memory_layouts._enable sets
+# it, for good): until then apply() spends nothing on layouts.
+_layouts_seen = False
+_LAYOUT_ERROR = "Inputs with non-standard layouts were given to a function without explicit `check_layout_forward` implementation.\nFunction: {}\nInput layouts: {}"
+_MIXED_LAYOUT_ERROR = "Inputs with mixed memory layouts were given to an elementwise function.\nFunction: {}\nInput layouts: {}"
 
 
 def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
@@ -100,6 +105,15 @@ class FunctionNode:
 
     # Whether backward_accumulate is overridden; backprop calls backward() directly if not.
     _has_custom_accumulate = False
+
+    # Memory layouts (see chainer.memory_layouts), set only where one is not standard.
+    _input_layouts: tuple[Any, ...] | None = None
+    _output_layouts: tuple[Any, ...] | None = None
+    # Set to True by an elementwise function (every input and output of one shape after
+    # broadcasting), whose computation on the raw arrays is the same in any memory
+    # layout: the default check_layout_forward accepts inputs of one shared layout, which
+    # every output gets.
+    _layout_elementwise = False
 
     # Set to True by a class whose check_type_forward reads nothing but its inputs' array
     # types, dtypes and shapes (not the node's attributes, not the configuration): then
@@ -210,6 +224,13 @@ class FunctionNode:
             if array_type is _MIXED:
                 self._check_devices(in_data)
 
+        layouts = None
+        if _layouts_seen and (layouts := self._forward_layouts(input_vars, in_data)) is not None:
+            # Inputs in a non-standard layout: the check sees their semantic shapes.
+            if type_checking and self._has_type_check:
+                type_check.run_check(self.check_type_forward, layouts, self.label)
+                type_checking = False
+
         if type_checking and self._has_type_check:
             passed = self._passed_signatures
             if passed is None:
@@ -263,17 +284,19 @@ class FunctionNode:
                     observe(self, input_vars, outputs)
 
         if not enable_backprop:
-            if len(outputs) == 1:
+            if len(outputs) == 1 and layouts is None:
                 var = _new(_Variable)
                 var._array = outputs[0]
                 var._node = var._grad_var = None
                 var._requires_grad = requires_grad
                 return (var,)
-            return tuple([_output_variable(y, requires_grad) for y in outputs])
+            ret = tuple([_output_variable(y, requires_grad) for y in outputs])
+            return ret if layouts is None else self._set_output_layouts(ret)
         # Without an input that requires grad no edges are recorded, unless an active hook
         # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
         if not requires_grad and not (all_hooks and any(getattr(h, "_record_all_functions", False) for h in all_hooks)):
-            return self._outputs_without_edges(input_vars, outputs)
+            ret = self._outputs_without_edges(input_vars, outputs)
+            return ret if layouts is None else self._set_output_layouts(ret)
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
@@ -326,6 +349,51 @@ class FunctionNode:
             self._retained_output_data = tuple(retained)
         if debug:
             self.stack = _backprop.capture_stack()
+        return ret if layouts is None else self._set_output_layouts(ret)
+
+    def _forward_layouts(self, input_vars: Sequence[Any], in_data: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """apply()'s part for memory layouts, once one was used anywhere: ``None`` where
+        neither an input nor this node's output has a non-standard layout; else the input
+        arrays as their semantic (channel-first) views, after :meth:`check_layout_forward`."""
+        layouts = tuple([x._layout for x in input_vars])
+        if layouts.count(None) == len(layouts):
+            return None if self._output_layouts is None else in_data
+        self._input_layouts = layouts
+        self.check_layout_forward(tuple(input_vars))
+        from chainer import memory_layouts
+
+        return tuple(
+            [
+                a if layout is None or a is None else memory_layouts._transpose_array(a, layout, None)
+                for a, layout in zip(in_data, layouts)
+            ]
+        )
+
+    def _set_output_layouts(self, ret: tuple[variable.Variable, ...]) -> tuple[variable.Variable, ...]:
+        # Give the outputs the layouts check_layout_forward (or the node's constructor) set.
+        out_layouts = self._output_layouts
+        if out_layouts is None:
+            return ret
+        if len(out_layouts) == 1 and len(ret) > 1 and self._layout_elementwise:
+            # Every output of an elementwise function (gradients of both operands) shares the layout.
+            out_layouts = out_layouts * len(ret)
+        if len(out_layouts) != len(ret):
+            raise ValueError(f"{self.label}: output_layouts names {len(out_layouts)} layouts for {len(ret)} outputs")
+        from chainer import memory_layouts
+
+        recorded = False
+        for var, layout in zip(ret, out_layouts):
+            if layout is None:
+                continue
+            if var._array is not None:
+                memory_layouts._get_layout_transpose_axes(var._array.ndim, layout, None)
+            var._layout = layout
+            if var._node is not None:
+                variable._attach_layout_node(var, layout)
+                recorded = True
+        if recorded:
+            # The outputs' nodes were replaced by ones that hold their layouts.
+            self.outputs = tuple([_weakref(var._node) for var in ret])  # type: ignore[arg-type]
         return ret
 
     def _record_outputs(
@@ -453,16 +521,50 @@ class FunctionNode:
         doc="State the preconditions on the inputs with :func:`~chainer.utils.type_check.expect`.",
     )
 
-    def check_layout_forward(self, layouts: tuple[Any, ...]) -> None:
-        """Check memory layouts; only the standard layout exists here."""
+    def check_layout_forward(self, inputs: tuple[variable.Variable, ...]) -> None:
+        """Check the memory layouts of the input variables, and set :attr:`output_layouts`.
+
+        apply() calls it where an input has a non-standard layout (see
+        :mod:`chainer.memory_layouts`); :meth:`forward` then sees the arrays as stored
+        and the outputs get :attr:`output_layouts` (standard if not set). This default
+        refuses such inputs, with ``RuntimeError``, except for an elementwise function
+        (``_layout_elementwise``) whose inputs share one layout, given to its output.
+        """
+        layouts = tuple([x.layout for x in inputs])
+        if layouts.count(None) == len(layouts):
+            return
+        names = ", ".join(str(layout) for layout in layouts)
+        if not self._layout_elementwise:
+            raise RuntimeError(_LAYOUT_ERROR.format(self.label, names))
+        if layouts.count(layouts[0]) != len(layouts):
+            raise RuntimeError(_MIXED_LAYOUT_ERROR.format(self.label, names))
+        self._output_layouts = (layouts[0],)
 
     @property
-    def input_layouts(self) -> tuple[None, ...]:
+    def input_layouts(self) -> tuple[Any, ...]:
+        """The memory layouts of the inputs (``None``: standard)."""
+        if self._input_layouts is not None:
+            return self._input_layouts
         return (None,) * (0 if self.inputs is None else len(self.inputs))
 
     @property
-    def output_layouts(self) -> tuple[None, ...]:
+    def output_layouts(self) -> tuple[Any, ...]:
+        """The memory layouts of the outputs (``None``: standard); a function that
+        understands layouts sets them in :meth:`check_layout_forward` or :meth:`forward`."""
+        if self._output_layouts is not None:
+            return self._output_layouts
         return (None,) * (0 if self.outputs is None else len(self.outputs))
+
+    @output_layouts.setter
+    def output_layouts(self, layouts: Sequence[Any]) -> None:
+        from chainer import memory_layouts
+
+        layouts = tuple(layouts)
+        for layout in layouts:
+            memory_layouts._check_layout(layout, f"{self.label}.output_layouts")
+        if layouts.count(None) != len(layouts):
+            memory_layouts._enable()
+        self._output_layouts = layouts
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         """Compute the output arrays. By default calls :meth:`forward_gpu` if an input
@@ -567,6 +669,9 @@ class FunctionNode:
                 var = _output_variable(data, True)
                 node = _output_node(var, data, self, self.rank + 1)
                 node.data = data
+                if self._output_layouts is not None and (layout := self._output_layouts[index]) is not None:
+                    var._layout = layout
+                    node = variable._attach_layout_node(var, layout)
                 outputs = (*outputs[:index], weakref.ref(node), *outputs[index + 1 :])
                 self.outputs = outputs
             else:

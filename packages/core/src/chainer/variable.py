@@ -32,6 +32,23 @@ def _check_array(array: Any, where: str) -> None:
         )
 
 
+_NO_ARRAY_MESSAGE = (
+    "Cannot directly retrieve the underlying array from a variable with non-standard layout ({}): "
+    "use .raw_array (the array as stored) or .as_layout(None) (a standard variable)."
+)
+_NO_GRAD_MESSAGE = (
+    "Cannot directly {} the gradient array of a variable with non-standard layout ({}): "
+    "use .grad_var (a variable in the same layout)."
+)
+
+
+def _memory_layouts() -> Any:
+    # chainer.memory_layouts builds on this module; only variables with a layout need it.
+    from chainer import memory_layouts
+
+    return memory_layouts
+
+
 def _check_grad(var: Variable, grad: Any, where: str) -> None:
     array = var._array
     if grad is None or array is None:
@@ -168,17 +185,56 @@ class VariableNode:
         if self.data is not None:
             self.data = array
 
+    # The memory layout of the variable (see chainer.memory_layouts); only the nodes of
+    # variables with a non-standard layout (a _LayoutNode) hold another, so the nodes of
+    # all others are made as before. ``shape`` is always the shape of the array as
+    # stored, which the gradients (in the same layout) are checked against.
+    _layout: Any = None
+
+
+class _LayoutNode(VariableNode):
+    """The node of a variable with a non-standard memory layout."""
+
+    __slots__ = ("_layout",)
+
+    @property
+    def label(self) -> str:
+        if self.shape is None:
+            return "None"
+        shape = _memory_layouts()._transpose_shape(self.shape, self._layout, None)
+        return f"({', '.join(map(str, shape))}), {self.dtype}, {self._layout}"
+
+
+def _attach_layout_node(var: Variable, layout: Any) -> _LayoutNode:
+    """Give ``var`` (a new variable, or one whose node nothing refers to yet) a node that
+    holds ``layout``, with everything its current node knows."""
+    old = var._node
+    node = _LayoutNode.__new__(_LayoutNode)
+    for slot in VariableNode.__slots__:
+        if slot != "__weakref__":
+            setattr(node, slot, getattr(old, slot) if old is not None else None)
+    if old is None:
+        node._variable = weakref.ref(var)
+        node._requires_grad = var._requires_grad
+        node._rank = 0
+        node._set_data_info(var._array)
+    node._layout = layout
+    var._node = node
+    return node
+
 
 class Variable:
     """An array together with its gradient and its place in the computational graph.
 
-    ``Variable(data=None, *, name=None, grad=None, requires_grad=True)``
+    ``Variable(data=None, *, name=None, grad=None, requires_grad=True, layout=None)``
 
     Args:
         data: The array (NumPy, CuPy or a registered backend's), or ``None``.
         name: A name shown in graphs and debug output.
         grad: Initial gradient array.
         requires_grad: Whether backprop computes a gradient for this variable.
+        layout: The memory layout ``data`` (and ``grad``) are stored in (see
+            :mod:`chainer.memory_layouts`); ``None`` is the standard one.
 
     Example:
         >>> x = chainer.Variable(np.array(5, dtype=np.float32))
@@ -210,6 +266,10 @@ class Variable:
     # custom device holding NumPy arrays), so the array alone cannot tell its device.
     _device: Any = None
 
+    # The memory layout (see chainer.memory_layouts): an instance attribute only for a
+    # non-standard one, so standard variables pay nothing.
+    _layout: Any = None
+
     def __init__(
         self,
         data: Any = None,
@@ -219,10 +279,6 @@ class Variable:
         requires_grad: bool = True,
         layout: Any = None,
     ) -> None:
-        if layout is not None:
-            raise NotImplementedError(
-                f"chainer.Variable: memory layouts other than the standard one are not implemented (layout={layout!r})"
-            )
         if data is not None and type(data) is not numpy.ndarray:
             _check_array(data, "chainer.Variable")
         self._array = data
@@ -233,8 +289,28 @@ class Variable:
         # A variable made by the user gets its node at once (code written for Chainer
         # reaches it through ``_node``); function outputs get theirs from apply().
         self._node: VariableNode | None = VariableNode(self, name)
-        if grad is not None:
+        if layout is not None:
+            self._init_layout(layout, grad, "chainer.Variable")
+        elif grad is not None:
             self.grad = grad
+
+    def _init_layout(self, layout: Any, grad: Any, where: str) -> None:
+        # A new variable's array (and ``grad``, if given) are stored in ``layout``.
+        ml = _memory_layouts()
+        ml._check_layout(layout, where)
+        array = self._array
+        if array is not None:
+            ml._get_layout_transpose_axes(array.ndim, layout, None)  # the array has the dimensions it needs
+        if layout is None:
+            if grad is not None:
+                self.grad = grad
+            return
+        ml._enable()
+        self._layout = layout
+        _attach_layout_node(self, layout)
+        if grad is not None:
+            _check_grad(self, grad, where)
+            self._grad_var = Variable(grad, layout=layout)
 
     # -- construction shortcuts used by the graph machinery -------------------------
 
@@ -252,8 +328,6 @@ class Variable:
         """A variable around ``data`` without checking its type (the caller vouches for it)."""
         if is_chainerx_array:
             raise _chainerx.not_available_error("Variable._init_unchecked(is_chainerx_array=True)")
-        if layout is not None:
-            raise NotImplementedError("Variable._init_unchecked: only the standard layout (None) is supported")
         var = cls.__new__(cls)
         var._array = data
         var._grad_var = None
@@ -265,7 +339,9 @@ class Variable:
         else:
             var._node = node
             node._variable = weakref.ref(var)
-        if grad is not None:
+        if layout is not None:
+            var._init_layout(layout, grad, "Variable._init_unchecked")
+        elif grad is not None:
             var.grad = grad
         return var
 
@@ -278,6 +354,8 @@ class Variable:
         var._requires_grad = node._requires_grad
         if node.name is not None:
             var._name = node.name
+        if (layout := node._layout) is not None:
+            var._layout = layout
         node._variable = weakref.ref(var)
         return var
 
@@ -287,6 +365,8 @@ class Variable:
         node = self._node
         if node is None:
             node = self._node = VariableNode(self, self._name)
+            if self._layout is not None:
+                node = _attach_layout_node(self, self._layout)
             creator = self._lazy_creator
             if creator is not None:
                 node.set_creator_node(creator)
@@ -303,22 +383,36 @@ class Variable:
 
     @property
     def array(self) -> Any:
-        """The underlying array."""
+        """The underlying array (a variable with a non-standard memory layout refuses:
+        see :attr:`raw_array`)."""
+        if self._layout is not None:
+            raise RuntimeError(_NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
     @array.setter
     def array(self, value: Any) -> None:
+        if self._layout is not None:
+            raise RuntimeError(
+                f"Cannot directly set the underlying array of a variable with non-standard layout ({self._layout})"
+            )
         _check_array(value, "Variable.array")
         self._array = value
         if self._node is not None:
             self._node._set_data_info(value)
 
     data = array
-    raw_array = array
+
+    @property
+    def raw_array(self) -> Any:
+        """The array as stored, in the variable's memory layout (:attr:`layout`)."""
+        return self._array
 
     @property
     def grad(self) -> Any:
-        """The gradient array (``None`` until backprop computes one)."""
+        """The gradient array (``None`` until backprop computes one). A variable with a
+        non-standard memory layout refuses: see :attr:`grad_var`."""
+        if self._layout is not None:
+            raise RuntimeError(_NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         return None if gv is None else gv._array
 
@@ -327,6 +421,8 @@ class Variable:
         if g is None:
             self._grad_var = None
             return
+        if self._layout is not None:
+            raise RuntimeError(_NO_GRAD_MESSAGE.format("set", self._layout))
         _check_grad(self, g, "Variable.grad")
         self._grad_var = Variable(g)
 
@@ -340,6 +436,10 @@ class Variable:
         if g is not None:
             if not isinstance(g, Variable):
                 raise TypeError(f"Variable.grad_var: expected a Variable or None, got {type(g).__name__}")
+            if g._layout != self._layout:
+                raise ValueError(
+                    f"Variable.grad_var: the gradient has memory layout {g._layout} but the variable has {self._layout}"
+                )
             _check_grad(self, g._array, "Variable.grad_var")
         self._grad_var = g
 
@@ -370,7 +470,7 @@ class Variable:
         xp = backend.get_array_module(array)
         gv = self._grad_var
         if gv is None or gv._array is None:
-            self._grad_var = Variable(xp.zeros_like(array), requires_grad=False)
+            self._grad_var = Variable(xp.zeros_like(array), requires_grad=False, layout=self._layout)
         else:
             gv._array.fill(0)
             gv.unchain()
@@ -379,20 +479,22 @@ class Variable:
         """Add the gradient of ``var`` to this variable's gradient (across devices)."""
         if not isinstance(var, Variable):
             raise TypeError(f"Variable.addgrad: expected a Variable, got {type(var).__name__}")
-        src = var.grad
+        src = var._grad
         if src is None:
             return
+        layout = self._layout
         if self._array is None and var._array is not None:
             # An uninitialized parameter is initialized to the source's shape first, as in Chainer.
             initialize = getattr(self, "initialize", None)
             if initialize is not None:
-                initialize(var._array.shape)
+                initialize(var.shape)
         device = self.device
-        src = device.send(src)
-        if self.grad is None:
-            self._grad_var = Variable(src.copy(), requires_grad=False)
+        src = device.send(_memory_layouts()._transpose_array(src, var._layout, layout))
+        mine = self._grad
+        if mine is None:
+            self._grad_var = Variable(src.copy(), requires_grad=False, layout=layout)
         else:
-            self._grad_var = Variable(self.grad + src, requires_grad=False)
+            self._grad_var = Variable(mine + src, requires_grad=False, layout=layout)
 
     def copydata(self, var: Variable) -> None:
         """Copy the array of ``var`` into this variable's array in place (across devices)."""
@@ -401,9 +503,13 @@ class Variable:
                 # An uninitialized parameter is initialized to this shape first, as in Chainer.
                 initialize = getattr(var, "initialize", None)
                 if initialize is not None:
-                    initialize(self._array.shape)
+                    initialize(self.shape)
             src = var._array
+            if var._layout != self._layout and src is not None:
+                # Copied by meaning: the source's values in this variable's layout.
+                src = _memory_layouts()._transpose_array(src, var._layout, self._layout)
         else:
+            # An array is taken as stored (in this variable's layout, as Variable(x, layout=...) takes it).
             src = var
         if self._array is None:
             self.array = self.device.send(src).copy() if src is not None else None
@@ -429,7 +535,10 @@ class Variable:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._array.shape
+        """The shape; in a non-standard memory layout, the semantic (channel-first) one."""
+        if self._layout is None:
+            return self._array.shape
+        return _memory_layouts()._transpose_shape(self._array.shape, self._layout, None)
 
     @property
     def ndim(self) -> int:
@@ -480,14 +589,19 @@ class Variable:
         return 0 if node is None else node.rank
 
     @property
-    def layout(self) -> None:
-        """Memory layout of the array; only the standard layout (``None``) exists here."""
-        return None
+    def layout(self) -> Any:
+        """The memory layout of the array (see :mod:`chainer.memory_layouts`); ``None``
+        is the standard one."""
+        return self._layout
 
     def as_layout(self, layout: Any) -> Variable:
-        if layout is not None:
-            raise NotImplementedError("Variable.as_layout: only the standard layout (None) is supported")
-        return self
+        """This variable in memory layout ``layout`` (differentiable); ``self`` if it is
+        in that layout already."""
+        ml = _memory_layouts()
+        ml._check_layout(layout, "Variable.as_layout")
+        if layout == self._layout:
+            return self
+        return ml.AsLayout(layout).apply((self,))[0]
 
     @property
     def xp(self) -> Any:
@@ -607,11 +721,13 @@ class Variable:
     # -- copying and pickling: the graph is not part of a variable's value ---------------------
 
     def __reduce__(self) -> Any:
-        args: tuple[Any, ...] = (self._array, self._name, self.grad, self._requires_grad)
+        args: tuple[Any, ...] = (self._array, self._name, self._grad, self._requires_grad)
         device = self._device
         if device is not None and device != backend.get_device_from_array(self._array):
             # A device the array cannot tell (see _device) travels with the copy.
             args += (device,)
+        if self._layout is not None:
+            args += (None,) * (5 - len(args)) + (self._layout,)
         return _rebuild_variable, args
 
     # -- printing --------------------------------------------------------------------------------
@@ -642,10 +758,12 @@ class Variable:
                 f"- device: {'CPU' if isinstance(array, numpy.ndarray) else getattr(device, 'device', device)}"
             )
             lines.append(f"- backend: {type(array)}")
-            lines.append(f"- shape: {array.shape}")
+            lines.append(f"- shape: {self.shape}")
+            if self._layout is not None:
+                lines.append(f"- layout: {self._layout}")
             lines.append(f"- dtype: {array.dtype}")
             lines.append(f"- statistics: {_statistics(array)}")
-        grad = self.grad
+        grad = self._grad
         if grad is None:
             lines.append("- grad: None")
         elif not grad.any():
@@ -740,6 +858,14 @@ def _format(var: Variable, repr_style: bool) -> str:
     if array is None:
         return f"{prefix}(None)"
     array = backend.cpu().send(array)
+    if var._layout is not None:
+        # The values by meaning (channel-first), and the layout they are stored in.
+        semantic = _memory_layouts()._transpose_array(array, var._layout, None)
+        return f"{_format_array(semantic, prefix, repr_style)[:-1]}, layout={var._layout})"
+    return _format_array(array, prefix, repr_style)
+
+
+def _format_array(array: Any, prefix: str, repr_style: bool) -> str:
     if repr_style:
         body = numpy.array2string(array, separator=", ", prefix=prefix + "(")
         # As numpy's repr does: an empty array other than 1-D shows its shape.
@@ -761,9 +887,14 @@ def variable_str(var: Variable) -> str:
 
 
 def _rebuild_variable(
-    array: Any, name: str | None, grad: Any, requires_grad: bool, device: backend.Device | None = None
+    array: Any,
+    name: str | None,
+    grad: Any,
+    requires_grad: bool,
+    device: backend.Device | None = None,
+    layout: Any = None,
 ) -> Variable:
-    var = Variable(array, name=name, grad=grad, requires_grad=requires_grad)
+    var = Variable(array, name=name, grad=grad, requires_grad=requires_grad, layout=layout)
     if device is not None:
         var._device = device
     return var
@@ -782,6 +913,8 @@ def as_variable(obj: Any) -> Variable:
 def as_array(obj: Any) -> Any:
     """Return the array of a :class:`Variable`, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
+        if obj._layout is not None:
+            raise RuntimeError(_NO_ARRAY_MESSAGE.format(obj._layout))
         return obj._array
     return obj
 

@@ -15,6 +15,9 @@ from chainer.utils import type_check
 class ReLU(function_node.FunctionNode):
     """:math:`\\max(0, x)`."""
 
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     # The check reads only the input's type: apply() runs it once per input signature.
     _type_check_reads_inputs_only = True
 
@@ -36,12 +39,16 @@ class ReLU(function_node.FunctionNode):
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         (y,) = self.get_retained_outputs()
-        return ReLUGrad2(y.array).apply(grad_outputs)
+        # raw_array: the output as stored, in whatever memory layout it has.
+        return ReLUGrad2(y.raw_array).apply(grad_outputs)
 
 
 class ReLUGrad2(function_node.FunctionNode):
     """Pass gradients where the ReLU output ``y`` is positive. Linear in ``gy``, so its
     own gradient is the same function of ``y``."""
+
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
 
     def __init__(self, y: Any) -> None:
         self._y = y

@@ -19,6 +19,9 @@ from chainer.functions.math import _elementwise
 class AbsoluteGrad(_elementwise.UnaryGrad):
     """The gradient of ``abs(x)``: ``gy * sign(x)`` (0 at 0)."""
 
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     def _derivative(self, xp: Any, x: Any) -> Any:
         return xp.sign(x)
 
@@ -33,6 +36,9 @@ class AbsoluteGrad(_elementwise.UnaryGrad):
 
 class DivFromConstantGrad(_elementwise.UnaryGrad):
     """The gradient of ``value / x``: ``-gy * value / x^2``."""
+
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -49,6 +55,9 @@ class DivFromConstantGrad(_elementwise.UnaryGrad):
 
 class PowVarConstGrad(_elementwise.UnaryGrad):
     """The gradient of ``x ** value``: ``gy * value * x ** (value - 1)``."""
+
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -73,6 +82,9 @@ class PowVarConstGrad(_elementwise.UnaryGrad):
 class PowConstVarGrad(_elementwise.UnaryGrad):
     """The gradient of ``value ** x``: ``gy * value ** x * log(value)``."""
 
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     def __init__(self, value: Any) -> None:
         self.value = value
         # The logarithm in double precision: a constant of every element's derivative.
@@ -96,6 +108,9 @@ class _BinaryGrad(function_node.FunctionNode):
     derivatives as differentiable expressions (:meth:`_hessian`: ``d2y/dx0^2``,
     ``d2y/dx0 dx1``, ``d2y/dx1^2`` and the first derivatives ``dy/dx0``, ``dy/dx1``).
     """
+
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 2))

@@ -103,6 +103,9 @@ class _ConstantOperand(function_node.FunctionNode):
     Its label is ``_label_format`` with the constant in place of ``{}``.
     """
 
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     _label_format: str
 
     def __init__(self, value: Any) -> None:
@@ -119,6 +122,9 @@ class _Broadcasting(function_node.FunctionNode):
 
     A subclass gives :meth:`_input_grads`, the gradients before that sum.
     """
+
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
 
     # Whether the operands must be floating point (a constant of the class: the check,
     # which reads it, is remembered per class and input signature).
@@ -144,6 +150,9 @@ class _Broadcasting(function_node.FunctionNode):
 
 
 class Neg(function_node.FunctionNode):
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     _label = "__neg__"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -155,6 +164,9 @@ class Neg(function_node.FunctionNode):
 
 
 class Absolute(_FloatInput):
+    # Elementwise: accepts inputs of one shared memory layout (see FunctionNode.check_layout_forward).
+    _layout_elementwise = True
+
     _label = "|_|"
 
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -91,7 +91,9 @@ def sum_to(x: Any, shape: Any) -> variable.Variable:
         The summed variable (``x`` itself when the shapes already agree).
     """
     shape = tuple(shape)
-    if isinstance(x, variable.Variable) and x.shape == shape:
+    # The shape as stored: the gradients of elementwise functions on a variable with a
+    # non-standard memory layout are summed to their inputs' nodes' (stored) shapes.
+    if isinstance(x, variable.Variable) and x.raw_array.shape == shape:
         return x
     if not isinstance(x, variable.Variable) and getattr(x, "shape", None) == shape:
         return variable.as_variable(x)
