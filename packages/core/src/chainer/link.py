@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy
 
-from chainer import _parameter, backend, device_resident, initializers, link_hook
+from chainer import _parameter, backend, device_resident, initializers, link_hook, memory_layouts
 
 _Parameter = _parameter.Parameter
 _hook_state = link_hook._state
@@ -224,7 +224,7 @@ class Link(device_resident.DeviceResident):
         d = self.__dict__
         for name in sorted(self._params):
             param = d[name]
-            if include_uninit or param.array is not None:
+            if include_uninit or param.raw_array is not None:
                 yield param
 
     def namedparams(self, include_uninit: bool = True) -> Iterator[tuple[str, _Parameter]]:
@@ -232,7 +232,7 @@ class Link(device_resident.DeviceResident):
         d = self.__dict__
         for name in sorted(self._params):
             param = d[name]
-            if include_uninit or param.array is not None:
+            if include_uninit or param.raw_array is not None:
                 yield "/" + name, param
 
     def links(self, skipself: bool = False) -> Iterator[Link]:
@@ -274,13 +274,14 @@ class Link(device_resident.DeviceResident):
             ret = copy_module.deepcopy(self, {id(self._device): self._device})
             if mode == "init":
                 for param in ret.params(include_uninit=False):
-                    dtype = param.array.dtype
+                    dtype = param.raw_array.dtype
                     # A fresh parameter: new values and, as at construction, a NaN gradient.
                     param._grad_initializer = initializers.NaN()
                     param.initialize(param.shape)
-                    if param.array.dtype != dtype:
-                        param.array = param.array.astype(dtype)
-                        param.grad = param.grad.astype(dtype)
+                    if param.raw_array.dtype != dtype:
+                        with memory_layouts._raw_access():  # (any memory layout: elementwise)
+                            param.array = param.array.astype(dtype)
+                            param.grad = param.grad.astype(dtype)
         else:
             raise ValueError(f"{type(self).__name__}.copy: mode must be one of {_COPY_MODES}, got {mode!r}")
         if mode == "share":
@@ -321,13 +322,13 @@ class Link(device_resident.DeviceResident):
             if name not in src:
                 raise ValueError(f"{type(self).__name__}.copyparams: the source link has no parameter {name!r}")
             dst_param, src_param = d[name], src[name]
-            if src_param.array is None:
-                if dst_param.array is not None:
+            if src_param.raw_array is None:
+                if dst_param.raw_array is not None:
                     raise ValueError(
                         f"{type(self).__name__}.copyparams: the source parameter {name!r} is not initialized"
                     )
                 continue
-            if dst_param.array is not None and dst_param.shape != src_param.shape:
+            if dst_param.raw_array is not None and dst_param.shape != src_param.shape:
                 raise ValueError(
                     f"{type(self).__name__}.copyparams: parameter {name!r} has shape {dst_param.shape} here "
                     f"but {src_param.shape} in the source"
@@ -405,7 +406,7 @@ class Link(device_resident.DeviceResident):
         """
         size = 0
         for path, param in self.namedparams():
-            if param.array is None:
+            if param.raw_array is None:
                 warnings.warn(
                     f"{type(self).__name__}.count_params: parameter {path!r} is not initialized; it is not counted",
                     stacklevel=2,
@@ -469,10 +470,12 @@ class Link(device_resident.DeviceResident):
         d = self.__dict__
         for name in sorted(self._params):
             param = d[name]
-            data = serializer(name, param.array)
-            if param.array is None and data is not None:
+            # By meaning: a parameter stored in a non-standard memory layout is saved and
+            # loaded channel-first (through a view of its array), so files fit any layout.
+            data = serializer(name, memory_layouts._semantic_view(param))
+            if param.raw_array is None and data is not None:
                 param.initialize(data.shape)
-                backend.copyto(param.array, data)
+                backend.copyto(memory_layouts._semantic_view(param), data)
         device = self.device
         # The validation pass of load_npz/load_hdf5 checks values but must change nothing.
         validating = getattr(serializer, "_validating", False) is True

@@ -18,6 +18,8 @@ on the first time a non-standard layout is used at all.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from chainer import backend, function_node, variable
@@ -44,6 +46,28 @@ _unspecified = _Unspecified()
 def _enable() -> None:
     """Switch on layout handling in :meth:`FunctionNode.apply` (once, for good)."""
     function_node._layouts_seen = True
+
+
+@contextlib.contextmanager
+def _raw_access() -> Iterator[None]:
+    """Within it (in this thread), ``.array`` and ``.grad`` of a variable with a
+    non-standard layout are its arrays as stored, and assigning them sets them as stored.
+    For machinery that works elementwise on stored arrays: optimizers, parameter copies."""
+    state = variable._raw_access
+    previous = state.allowed
+    state.allowed = True
+    try:
+        yield
+    finally:
+        state.allowed = previous
+
+
+def _semantic_view(var: variable.Variable) -> Any:
+    """The array of ``var`` by meaning (a view of the stored array; ``None`` if it has none)."""
+    array = var._array
+    if array is None:
+        return None
+    return _transpose_array(array, var._layout, None)
 
 
 def _check_layout(layout: Any, where: str = "chainer.memory_layouts") -> None:

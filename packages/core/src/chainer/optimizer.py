@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainer import _update_rule
+from chainer import _update_rule, memory_layouts
 from chainer._update_rule import Hyperparameter, UpdateRule
 from chainer.backends import cuda
 
@@ -174,7 +174,7 @@ class Optimizer:
                 continue
             child = serializer[name.lstrip("/")]
             if type(rule).serialize is UpdateRule.serialize:
-                rule._serialize(child, param_initialized=param.array is not None, param=param)
+                rule._serialize(child, param_initialized=param.raw_array is not None, param=param)
             else:
                 rule.serialize(child)  # a rule with its own serialize
 
@@ -394,29 +394,33 @@ class GradientMethod(Optimizer):
                     target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
-        plan = self._update_plan
-        if plan is not None and plan.run(self):
-            return
-        self.reallocate_cleared_grads()
-        self._own_grads()
-        self.check_nan_in_grads()
-        if self.is_safe_to_update():
-            self.call_hooks("pre")
-            self.t += 1
-            params: Iterable[Any] = target.params()
-            if cuda.available:
-                # CuPy parameters of the common rules: one kernel launch per group rather
-                # than one per parameter. Not imported at the top: the optimizers import this.
-                from chainer.optimizers import _multi_tensor
-
-                params = _multi_tensor.update(self, params)
-            for param in params:
-                param.update()
+        # Parameters stored in a non-standard memory layout (chainer.memory_layouts) are
+        # updated as stored, as every rule and hook works elementwise: within this block
+        # their .array and .grad are the stored arrays.
+        with memory_layouts._raw_access():
+            plan = self._update_plan
+            if plan is not None and plan.run(self):
+                return
             self.reallocate_cleared_grads()
-            self.call_hooks("post")
-        self.update_loss_scale()
-        if plan is not None:
-            plan.record(self)
+            self._own_grads()
+            self.check_nan_in_grads()
+            if self.is_safe_to_update():
+                self.call_hooks("pre")
+                self.t += 1
+                params: Iterable[Any] = target.params()
+                if cuda.available:
+                    # CuPy parameters of the common rules: one kernel launch per group rather
+                    # than one per parameter. Not imported at the top: the optimizers import this.
+                    from chainer.optimizers import _multi_tensor
+
+                    params = _multi_tensor.update(self, params)
+                for param in params:
+                    param.update()
+                self.reallocate_cleared_grads()
+                self.call_hooks("post")
+            self.update_loss_scale()
+            if plan is not None:
+                plan.record(self)
 
     def _own_grads(self) -> None:
         _own_grads(self._params("update"))

@@ -9,6 +9,7 @@ soon as the user drops the variable, even while the graph stays alive.
 
 from __future__ import annotations
 
+import threading
 import warnings
 import weakref
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,16 @@ _NO_GRAD_MESSAGE = (
     "Cannot directly {} the gradient array of a variable with non-standard layout ({}): "
     "use .grad_var (a variable in the same layout)."
 )
+
+
+class _RawAccess(threading.local):
+    # Whether .array and .grad of variables with a non-standard memory layout give their
+    # arrays as stored (see chainer.memory_layouts._raw_access): machinery that works
+    # elementwise on the stored arrays (optimizers, copies of parameters) turns it on.
+    allowed = False
+
+
+_raw_access = _RawAccess()
 
 
 def _memory_layouts() -> Any:
@@ -385,13 +396,13 @@ class Variable:
     def array(self) -> Any:
         """The underlying array (a variable with a non-standard memory layout refuses:
         see :attr:`raw_array`)."""
-        if self._layout is not None:
+        if self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(_NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
     @array.setter
     def array(self, value: Any) -> None:
-        if self._layout is not None:
+        if self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(
                 f"Cannot directly set the underlying array of a variable with non-standard layout ({self._layout})"
             )
@@ -411,7 +422,7 @@ class Variable:
     def grad(self) -> Any:
         """The gradient array (``None`` until backprop computes one). A variable with a
         non-standard memory layout refuses: see :attr:`grad_var`."""
-        if self._layout is not None:
+        if self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(_NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         return None if gv is None else gv._array
@@ -422,7 +433,11 @@ class Variable:
             self._grad_var = None
             return
         if self._layout is not None:
-            raise RuntimeError(_NO_GRAD_MESSAGE.format("set", self._layout))
+            if not _raw_access.allowed:
+                raise RuntimeError(_NO_GRAD_MESSAGE.format("set", self._layout))
+            _check_grad(self, g, "Variable.grad")
+            self._grad_var = Variable(g, layout=self._layout)
+            return
         _check_grad(self, g, "Variable.grad")
         self._grad_var = Variable(g)
 
@@ -535,8 +550,9 @@ class Variable:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The shape; in a non-standard memory layout, the semantic (channel-first) one."""
-        if self._layout is None:
+        """The shape; in a non-standard memory layout, the semantic (channel-first) one
+        (the stored one under ``memory_layouts._raw_access``)."""
+        if self._layout is None or _raw_access.allowed:
             return self._array.shape
         return _memory_layouts()._transpose_shape(self._array.shape, self._layout, None)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy
 
-from chainer import backend, configuration, function_node, variable
+from chainer import backend, configuration, function_node, memory_layouts, variable
 from chainer.backends import cuda, cudnn_library, intel64
 from chainer.functions import _composite
 from chainer.functions.normalization import _layout
@@ -39,6 +39,62 @@ def update_running_statistics(
     if running_var is not None:
         running_var *= decay
         running_var += ((1.0 - decay) * count / max(count - 1.0, 1.0) * var).reshape(running_var.shape)
+
+
+class _StoredLayout:
+    """How batch normalization reduces an input stored in a memory layout (see
+    :mod:`chainer.memory_layouts`).
+
+    ``layout`` is the reduction's :class:`~chainer.functions.normalization._layout.Layout`
+    of the array the kernels see: the input as stored where its kept (parameter) axes come
+    in their semantic order there (the usual case: only the channel axis is kept, so an
+    ``NHWC`` input is reduced as ``(N*H*W, C, 1)`` without moving data); else its semantic
+    view, given by ``to_semantic`` (and the results go back to the stored order).
+    ``semantic`` is the Layout of the semantic (channel-first) input, in which the
+    differentiable double backward is written.
+    """
+
+    __slots__ = ("x_layout", "layout", "semantic", "to_semantic")
+
+    def __init__(self, shape: tuple[int, ...], param_ndim: int, axis: tuple[int, ...] | None, x_layout: Any) -> None:
+        ndim = len(shape)
+        self.x_layout = x_layout
+        self.to_semantic: tuple[int, ...] | None = None
+        if x_layout is None:
+            self.layout = self.semantic = _layout.get_layout(shape, _layout.reduced_axes(ndim, param_ndim, axis))
+            return
+        # Stored axis j holds semantic axis to_stored[j].
+        to_stored = memory_layouts._get_layout_transpose_axes(ndim, None, x_layout)
+        semantic_shape = memory_layouts._transpose_shape(shape, x_layout, None)
+        reduced = _layout.reduced_axes(ndim, param_ndim, axis)
+        self.semantic = _layout.get_layout(semantic_shape, reduced)
+        stored_reduced = tuple(sorted(to_stored.index(a) for a in reduced))
+        kept = [to_stored[j] for j in range(ndim) if j not in stored_reduced]
+        if kept == sorted(kept):
+            self.layout = _layout.get_layout(shape, stored_reduced)
+        else:
+            self.layout = self.semantic
+            self.to_semantic = memory_layouts._get_layout_transpose_axes(ndim, x_layout, None)
+
+    def to_kernel(self, a: Any) -> Any:
+        """``a`` (stored) as the kernels see it."""
+        return a if self.to_semantic is None else a.transpose(self.to_semantic)
+
+    def from_kernel(self, a: Any) -> Any:
+        """Inverse of :meth:`to_kernel`, as a C-contiguous array in the stored order."""
+        return a if self.to_semantic is None else memory_layouts._to_layout(a, None, self.x_layout)
+
+
+def _check_bn_layouts(node: function_node.FunctionNode, inputs: tuple[Any, ...]) -> None:
+    # x may be stored in any layout (its output, or gradient, is stored in the same);
+    # the parameters and statistics are 1-D-like and must be standard.
+    layouts = tuple([v.layout for v in inputs])
+    if layouts[1:].count(None) != len(layouts) - 1:
+        raise RuntimeError(
+            f"{node.label}: only x may have a non-standard memory layout; got the layouts "
+            f"{', '.join(str(layout) for layout in layouts)}"
+        )
+    node.output_layouts = (layouts[0],)
 
 
 def _cudnn_operation(name: str, x: Any, layout: _layout.Layout) -> Any:
@@ -158,10 +214,20 @@ class BatchNormalization(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         _check_types(in_types, ("x", "gamma", "beta"), self.axis)
 
+    def check_layout_forward(self, inputs: tuple[Any, ...]) -> None:
+        _check_bn_layouts(self, inputs)
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
-        self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+        x_layout = None if self._input_layouts is None else self._input_layouts[0]
+        if x_layout is None:
+            self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
+            self.stored = None
+        else:
+            self.stored = stored = _StoredLayout(x.shape, gamma.ndim, self.axis, x_layout)
+            self.layout = layout = stored.layout
+            x = stored.to_kernel(x)
         config = configuration.config
         if self._stats is None and (library_forward := _cudnn_operation("batch_normalization_forward", x, layout)):
             running = (None, None) if config.in_recomputing else (self.running_mean, self.running_var)
@@ -174,11 +240,13 @@ class BatchNormalization(function_node.FunctionNode):
         if not config.in_recomputing:
             # F.forget runs forward twice; the statistics are updated once.
             update_running_statistics(self.running_mean, self.running_var, mean, var, layout.count, self.decay)
+        if self.stored is not None:
+            y = self.stored.from_kernel(y)
         return (y,)
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, gamma = self.get_retained_inputs()
-        grad = BatchNormalizationGrad(self.eps, self.layout, self.mean, self.inv_std)
+        grad = BatchNormalizationGrad(self.eps, self.layout, self.mean, self.inv_std, self.stored)
         return grad.apply((x, gamma, grad_outputs[0]))
 
 
@@ -190,23 +258,43 @@ class BatchNormalizationGrad(function_node.FunctionNode):
     ``gx = gamma * inv_std * (gy - (gbeta + xhat * ggamma) / m)``.
     """
 
-    def __init__(self, eps: float, layout: _layout.Layout, mean: Any, inv_std: Any) -> None:
+    def __init__(
+        self, eps: float, layout: _layout.Layout, mean: Any, inv_std: Any, stored: _StoredLayout | None = None
+    ) -> None:
         self.eps = eps
         self.layout = layout
         self.mean = mean
         self.inv_std = inv_std
+        # How x and gy are stored, where not in the standard layout.
+        self.stored = stored
 
     @property
     def label(self) -> str:
         return "BatchNormalizationGrad"
 
+    def check_layout_forward(self, inputs: tuple[Any, ...]) -> None:
+        x_layout, gamma_layout, gy_layout = (v.layout for v in inputs)
+        stored = self.stored
+        if gamma_layout is not None or x_layout != gy_layout or x_layout != (stored and stored.x_layout):
+            raise RuntimeError(
+                f"{self.label}: x and gy must have the memory layout of the forward's input, gamma the standard "
+                f"one; got {x_layout}, {gamma_layout}, {gy_layout}"
+            )
+        self.output_layouts = (x_layout, None, None)
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 2))
         x, gamma, gy = inputs
-        if library_backward := _cudnn_operation("batch_normalization_backward", x, self.layout):
+        stored = self.stored
+        if stored is not None:
+            x, gy = stored.to_kernel(x), stored.to_kernel(gy)
+        elif library_backward := _cudnn_operation("batch_normalization_backward", x, self.layout):
             if (found := library_backward(x, gamma, gy, self.mean, self.inv_std)) is not None:
                 return found
-        return _IMPL.backward(x, gamma, gy, self.mean, self.inv_std, self.layout)
+        gx, ggamma, gbeta = _IMPL.backward(x, gamma, gy, self.mean, self.inv_std, self.layout)
+        if stored is not None:
+            gx = stored.from_kernel(gx)
+        return gx, ggamma, gbeta
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         # Differentiates the formulas of forward, written with differentiable functions of
@@ -220,6 +308,13 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         x, gamma, gy = self.get_retained_inputs()
         a, b, c = grad_outputs
         layout = self.layout
+        stored = self.stored
+        if stored is not None:
+            # Written for the semantic (channel-first) arrays; converted back at the end.
+            layout = stored.semantic
+            x, gy = x.as_layout(None), gy.as_layout(None)
+            if a is not None:
+                a = a.as_layout(None)
         axes = layout.axes
         inv_m = 1.0 / layout.count
         # Computed in the precision of the statistics (float32 for float16 inputs).
@@ -269,6 +364,9 @@ class BatchNormalizationGrad(function_node.FunctionNode):
             g_gamma = cast.cast(g_gamma, gamma.dtype)
         if g_gy is not None:
             g_gy = cast.cast(g_gy, x_dtype)
+        if stored is not None:
+            g_x = None if g_x is None else g_x.as_layout(stored.x_layout)
+            g_gy = None if g_gy is None else g_gy.as_layout(stored.x_layout)
         return g_x, g_gamma, g_gy
 
 
@@ -286,14 +384,28 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def check_type_forward(self, in_types: Any) -> None:
         _check_types(in_types, ("x", "gamma", "beta", "mean", "var"), self.axis)
 
+    def check_layout_forward(self, inputs: tuple[Any, ...]) -> None:
+        _check_bn_layouts(self, inputs)
+
     def forward(self, inputs: tuple[Any, ...]) -> tuple[Any, ...]:
         self.retain_inputs((0, 1, 3, 4))
         x, gamma, beta, mean, var = inputs
         xp = backend.get_array_module(x)
+        x_layout = None if self._input_layouts is None else self._input_layouts[0]
+        if x_layout is not None:
+            self.stored = stored = _StoredLayout(x.shape, gamma.ndim, self.axis, x_layout)
+            self.layout = stored.layout
+            return (stored.from_kernel(self._affine(xp, stored.to_kernel(x), gamma, beta, mean, var)),)
+        self.stored = None
         self.layout = layout = _layout.get_layout(x.shape, _layout.reduced_axes(x.ndim, gamma.ndim, self.axis))
         if library_inference := _cudnn_operation("batch_normalization_inference", x, layout):
             if (found := library_inference(x, gamma, beta, mean, var, self.eps)) is not None:
                 return (found,)
+        return (self._affine(xp, x, gamma, beta, mean, var),)
+
+    def _affine(self, xp: Any, x: Any, gamma: Any, beta: Any, mean: Any, var: Any) -> Any:
+        # y = x * scale + shift, per entry of self.layout.
+        layout = self.layout
         dtype = _layout.acc_dtype(x.dtype, gamma.dtype)
         scale = var.astype(dtype) + self.eps
         xp.sqrt(scale, out=scale)
@@ -304,11 +416,17 @@ class FixedBatchNormalization(function_node.FunctionNode):
         y += shift.reshape(layout.bshape)
         if y.dtype != x.dtype:
             y = y.astype(x.dtype)
-        return (y,)
+        return y
 
     def backward(self, indexes: tuple[int, ...], grad_outputs: tuple[Any, ...]) -> tuple[Any, ...]:
         x, gamma, mean, var = self.get_retained_inputs()
-        return _fixed_grads(x, gamma, mean, var, grad_outputs[0], self.eps, self.layout, indexes)
+        stored = self.stored
+        if stored is None:
+            return _fixed_grads(x, gamma, mean, var, grad_outputs[0], self.eps, self.layout, indexes)
+        # Written for the semantic (channel-first) arrays; gx goes back to x's layout.
+        gy = grad_outputs[0].as_layout(None)
+        grads = _fixed_grads(x.as_layout(None), gamma, mean, var, gy, self.eps, stored.semantic, indexes)
+        return tuple(g.as_layout(stored.x_layout) if i == 0 else g for i, g in zip(indexes, grads))
 
 
 def _fixed_grads(

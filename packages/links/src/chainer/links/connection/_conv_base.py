@@ -24,6 +24,9 @@ class KernelLinkBase(chainer.Link):
     _where: str
     _ndim: int
     _specs: tuple[str, ...] = ()
+    # The memory layout of W when the link is created under
+    # ``chainer.using_config('compute_mode', 'cudnn_fast')`` (Convolution2D's: channel-last).
+    _cudnn_fast_W_layout: str | None = None
 
     def _setup_kernel(
         self,
@@ -46,8 +49,9 @@ class KernelLinkBase(chainer.Link):
         self.stride = _checks.int_tuple(stride, ndim, "stride", where, 1)
         self.pad = _checks.int_tuple(pad, ndim, "pad", where, 0)
         W_init = _checks.initializer(initialW, "initialW", where)
+        layout = self._cudnn_fast_W_layout if chainer.config.compute_mode == "cudnn_fast" else None
         with self.init_scope():
-            self.W = chainer.Parameter(W_init)
+            self.W = chainer.Parameter(W_init, layout=layout)
             if nobias:
                 self.b = None
             else:
@@ -75,7 +79,7 @@ class KernelLinkBase(chainer.Link):
                 f"{self._where}: the input must have {self._ndim + 2} dimensions (batch, channel and "
                 f"{self._ndim} spatial axes), got shape {shape}"
             )
-        if self.W.array is None:
+        if self.W.raw_array is None:
             self._initialize_params(shape[1])
 
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chainer import functions, variable
+from chainer import functions, memory_layouts, variable
 from chainer.links import _checks
 from chainer.links.connection import _conv_base
 from chainer.utils import argument
@@ -38,6 +38,14 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
         cudnn_fast: Accepted for compatibility (keyword only); it selected a cuDNN memory
             layout and changes nothing here.
 
+    Created under ``chainer.using_config('compute_mode', 'cudnn_fast')``, the kernel ``W``
+    is stored channel-last (:data:`chainer.memory_layouts.CUDNN_CHANNEL_LAST_W`), as
+    Chainer 7 did for cuDNN. The convolution of this distribution works in the standard
+    layout only (cuDNN's channel-last convolution is not part of it), so such a layer, or
+    an input stored channel-last, makes :meth:`forward` raise ``RuntimeError``, as
+    Chainer 7 did without cuDNN; ``W.as_layout(None)`` gives the kernel in the standard
+    layout.
+
     Attributes:
         W (~chainer.Parameter): Kernel.
         b (~chainer.Parameter): Bias, or ``None``.
@@ -52,6 +60,7 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
 
     _where = "Convolution2D"
     _ndim = 2
+    _cudnn_fast_W_layout = memory_layouts.CUDNN_CHANNEL_LAST_W
 
     def __init__(
         self,
@@ -99,6 +108,13 @@ class Convolution2D(_conv_base.ConvolutionLinkBase):
 
     def forward(self, x: Any) -> variable.Variable:
         """Apply the convolution to ``x`` of shape ``(N, C, H, W)``."""
+        if self.W._layout is not None or getattr(x, "_layout", None) is not None:
+            raise RuntimeError(
+                f"Convolution2D: the kernel is stored in memory layout {self.W._layout} and the input in "
+                f"{getattr(x, '_layout', None)}; the convolution runs in the standard layout only here (Chainer "
+                "7 needed cuDNN for channel-last ones, as made under compute_mode 'cudnn_fast'): create the "
+                "layer outside that mode, or convert with as_layout(None)"
+            )
         self._ensure_initialized(x)
         return functions.convolution_2d(
             x, self.W, self.b, self.stride, self.pad, dilate=self.dilate, groups=self.groups
