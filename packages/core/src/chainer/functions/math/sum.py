@@ -91,9 +91,10 @@ def sum_to(x: Any, shape: Any) -> variable.Variable:
         The summed variable (``x`` itself when the shapes already agree).
     """
     shape = tuple(shape)
-    # The shape as stored: the gradients of elementwise functions on a variable with a
-    # non-standard memory layout are summed to their inputs' nodes' (stored) shapes.
-    if isinstance(x, variable.Variable) and x.raw_array.shape == shape:
+    # A variable with a non-standard memory layout (chainer.memory_layouts) agrees in its
+    # shape as stored too: elementwise functions sum its gradients to their inputs'
+    # nodes' shapes, which are the stored ones.
+    if isinstance(x, variable.Variable) and (x.raw_array.shape == shape or (x.layout and x.shape == shape)):
         return x
     if not isinstance(x, variable.Variable) and getattr(x, "shape", None) == shape:
         return variable.as_variable(x)
