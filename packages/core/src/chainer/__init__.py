@@ -155,9 +155,11 @@ def is_arrays_compatible(arrays: _Any) -> bool:
     return len(kinds) <= 1
 
 
-def get_compute_mode() -> None:
-    """The ChainerX compute mode; always ``None``, as ChainerX is not part of this distribution."""
-    return None
+def get_compute_mode() -> _Any:
+    """``chainer.config.compute_mode``: ``None``, or ``'cudnn_fast'``, under which
+    :class:`~chainer.links.Convolution2D` stores its kernel channel-last (see
+    :mod:`chainer.memory_layouts`)."""
+    return config.compute_mode
 
 
 class DebugMode:

@@ -59,8 +59,8 @@ def _dtype(name: str) -> object:
 def apply_defaults(config: configuration.GlobalConfig) -> None:
     """Set every documented key on ``config`` from its environment variable or default."""
     config.autotune = False
-    # ChainerX's compute mode: no ChainerX here, so always None (a key of Chainer 7's
-    # configuration, which its code sets with using_config and config.show() lists).
+    # None, or 'cudnn_fast': links created under it store their parameters in cuDNN's
+    # preferred memory layouts (Convolution2D's kernel channel-last; chainer.memory_layouts).
     config.compute_mode = None
     config.cudnn_deterministic = _flag("CHAINER_CUDNN_DETERMINISTIC", False)
     config.cudnn_fast_batch_normalization = _flag("CHAINER_CUDNN_FAST_BATCH_NORMALIZATION", False)
