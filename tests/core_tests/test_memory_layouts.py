@@ -379,7 +379,7 @@ def test_parameter_with_a_layout(rng):
         assert c.layout == W
         np.testing.assert_array_equal(c.raw_array, raw)
     with pytest.raises(RuntimeError, match="non-standard layout"):
-        given.array
+        _ = given.array
 
 
 def test_optimizers_update_a_parameter_as_stored(rng):

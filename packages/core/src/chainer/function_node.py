@@ -37,8 +37,14 @@ _MAX_SIGNATURES = 256
 # Whether a non-standard memory layout was ever used (chainer.memory_layouts._enable sets
 # it, for good): until then apply() spends nothing on layouts.
 _layouts_seen = False
-_LAYOUT_ERROR = "Inputs with non-standard layouts were given to a function without explicit `check_layout_forward` implementation.\nFunction: {}\nInput layouts: {}"
-_MIXED_LAYOUT_ERROR = "Inputs with mixed memory layouts were given to an elementwise function.\nFunction: {}\nInput layouts: {}"
+# Chainer 7's messages, which code may match.
+_LAYOUT_ERROR = (
+    "Inputs with non-standard layouts were given to a function without explicit `check_layout_forward` "
+    "implementation.\nFunction: {}\nInput layouts: {}"
+)
+_MIXED_LAYOUT_ERROR = (
+    "Inputs with mixed memory layouts were given to an elementwise function.\nFunction: {}\nInput layouts: {}"
+)
 
 
 def _output_variable(array: Any, requires_grad: bool) -> variable.Variable:
@@ -290,7 +296,7 @@ class FunctionNode:
                 var._node = var._grad_var = None
                 var._requires_grad = requires_grad
                 return (var,)
-            ret = tuple([_output_variable(y, requires_grad) for y in outputs])
+            ret: tuple[variable.Variable, ...] = tuple([_output_variable(y, requires_grad) for y in outputs])
             return ret if layouts is None else self._set_output_layouts(ret)
         # Without an input that requires grad no edges are recorded, unless an active hook
         # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
@@ -334,7 +340,7 @@ class FunctionNode:
                 node.dtype = y.dtype
                 node.shape = y.shape
             self.outputs = (_weakref(node),)
-            ret: tuple[variable.Variable, ...] = (var,)
+            ret = (var,)
         else:
             ret = self._record_outputs(outputs, requires_grad, rank)
 
