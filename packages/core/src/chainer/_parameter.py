@@ -107,7 +107,7 @@ class Parameter(variable.Variable):
     @property
     def array(self) -> Any:
         """The underlying array (shared with the parameters of share-mode link copies)."""
-        if self._layout is not None and not variable._raw_access.allowed:
+        if variable._layouts_enabled and self._layout is not None and not variable._raw_access.allowed:
             raise RuntimeError(variable._NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
@@ -189,7 +189,7 @@ class Parameter(variable.Variable):
     @property
     def grad(self) -> Any:
         """The gradient array; see the class description for its initial state."""
-        if self._layout is not None and not variable._raw_access.allowed:
+        if variable._layouts_enabled and self._layout is not None and not variable._raw_access.allowed:
             raise RuntimeError(variable._NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         if gv is None:

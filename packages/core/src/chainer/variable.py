@@ -43,6 +43,11 @@ _NO_GRAD_MESSAGE = (
 )
 
 
+# Whether a variable with a non-standard memory layout was ever made (set for good by
+# chainer.memory_layouts._enable): until then the accessors below skip their layout checks.
+_layouts_enabled = False
+
+
 class _RawAccess(threading.local):
     # Whether .array and .grad of variables with a non-standard memory layout give their
     # arrays as stored (see chainer.memory_layouts._raw_access): machinery that works
@@ -396,13 +401,13 @@ class Variable:
     def array(self) -> Any:
         """The underlying array (a variable with a non-standard memory layout refuses:
         see :attr:`raw_array`)."""
-        if self._layout is not None and not _raw_access.allowed:
+        if _layouts_enabled and self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(_NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
     @array.setter
     def array(self, value: Any) -> None:
-        if self._layout is not None and not _raw_access.allowed:
+        if _layouts_enabled and self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(
                 f"Cannot directly set the underlying array of a variable with non-standard layout ({self._layout})"
             )
@@ -422,7 +427,7 @@ class Variable:
     def grad(self) -> Any:
         """The gradient array (``None`` until backprop computes one). A variable with a
         non-standard memory layout refuses: see :attr:`grad_var`."""
-        if self._layout is not None and not _raw_access.allowed:
+        if _layouts_enabled and self._layout is not None and not _raw_access.allowed:
             raise RuntimeError(_NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         return None if gv is None else gv._array
@@ -432,7 +437,7 @@ class Variable:
         if g is None:
             self._grad_var = None
             return
-        if self._layout is not None:
+        if _layouts_enabled and self._layout is not None:
             if not _raw_access.allowed:
                 raise RuntimeError(_NO_GRAD_MESSAGE.format("set", self._layout))
             _check_grad(self, g, "Variable.grad")
@@ -552,7 +557,7 @@ class Variable:
     def shape(self) -> tuple[int, ...]:
         """The shape; in a non-standard memory layout, the semantic (channel-first) one
         (the stored one under ``memory_layouts._raw_access``)."""
-        if self._layout is None or _raw_access.allowed:
+        if not _layouts_enabled or self._layout is None or _raw_access.allowed:
             return self._array.shape
         return _memory_layouts()._transpose_shape(self._array.shape, self._layout, None)
 
@@ -929,7 +934,7 @@ def as_variable(obj: Any) -> Variable:
 def as_array(obj: Any) -> Any:
     """Return the array of a :class:`Variable`, or ``obj`` itself if it is an array."""
     if isinstance(obj, Variable):
-        if obj._layout is not None:
+        if _layouts_enabled and obj._layout is not None:
             raise RuntimeError(_NO_ARRAY_MESSAGE.format(obj._layout))
         return obj._array
     return obj
