@@ -92,7 +92,7 @@ def _census_of(
 def _print_census(title: str, kernels: dict[str, tuple[float, float]], api: dict[str, tuple[float, float]]) -> None:
     launches = sum(count for count, _ in kernels.values())
     busy = sum(us for _, us in kernels.values())
-    print(f"-- {title}: {launches:.1f} kernels per step, {busy:.1f} us of device time per step")
+    print(f"-- {title}: {launches:.1f} device operations (kernels, copies, fills) per step, {busy:.1f} us busy")
     for name, (count, us) in sorted(kernels.items(), key=lambda kv: -kv[1][0])[:30]:
         print(f"   {count:6.1f} x {us / max(count, 1e-9):8.1f} us  {name[:110]}")
     print(f"   CUDA API calls per step ({sum(c for c, _ in api.values()):.1f}):")
