@@ -5,6 +5,7 @@
 #   TESTS="paths"   pytest on those paths (gpu-marked and not), at most T_TESTS seconds
 #   FULL=1          the whole gpu-marked suite with chainer-cudnn, and without it (FULL=2 both)
 #   BENCH="names"   benchmarks/gpu.py workloads, at most T_BENCH seconds
+#   CENSUS="names"  benchmarks/gpu_census.py: the host budget, then kernels per step of those workloads
 #   EXTRA="cmd"     one more shell command, run last
 set -u
 export PYTHONUNBUFFERED=1
@@ -42,6 +43,12 @@ if [ -n "${BENCH:-}" ]; then
   t1=$(date +%s)
   timeout -k 10 "${T_BENCH:-150}" $PY benchmarks/gpu.py $BENCH > "$OUT/bench.log" 2>&1
   echo "== bench rc=$? $(( $(date +%s) - t1 ))s"; cat "$OUT/bench.log"
+fi
+if [ -n "${CENSUS:-}" ]; then
+  t1=$(date +%s)
+  { timeout -k 10 "${T_CENSUS:-120}" $PY benchmarks/gpu_census.py budget
+    timeout -k 10 "${T_CENSUS:-120}" $PY benchmarks/gpu_census.py kernels $CENSUS; } > "$OUT/census.log" 2>&1
+  echo "== census rc=$? $(( $(date +%s) - t1 ))s"; cat "$OUT/census.log"
 fi
 if [ -n "${EXTRA:-}" ]; then
   t1=$(date +%s)

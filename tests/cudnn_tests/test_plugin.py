@@ -176,3 +176,43 @@ def test_geometry_beyond_three_spatial_axes_is_declined():
 def test_contiguous_strides():
     assert _library._contiguous_strides((2, 3, 4, 5)) == [60, 20, 5, 1]
     assert _library._contiguous_strides((7,)) == [1]
+
+
+def test_without_a_usable_library_chainer_7s_cudnn_handles_are_none(monkeypatch):
+    monkeypatch.setattr(cudnn_library, "usable", lambda: None)
+    assert cuda.cudnn is None and cuda.libcudnn is None
+
+
+def test_chainer_7s_cudnn_handles_give_the_plugins_version(usable_stand_in):
+    # Code written for Chainer 7.8.1 gates on these (its own tests among it).
+    assert cuda.cudnn.getVersion() == 91300
+    assert cuda.libcudnn.get_build_version() == 91300
+    from chainer.backends.cuda import cudnn
+
+    assert cudnn.getVersion() == 91300
+    with chainer.using_config("use_cudnn", "always"):
+        assert chainer.should_use_cudnn(">=auto", cuda.cudnn.getVersion())
+        assert not chainer.should_use_cudnn(">=auto", cuda.cudnn.getVersion() + 1)
+    # CuPy's direct cuDNN calls have no counterpart: a clear error, and hasattr says no.
+    with pytest.raises(AttributeError, match="CuPy 14 removed its cuDNN bindings.*getVersion"):
+        cuda.cudnn.convolution_forward  # noqa: B018
+    assert not hasattr(cuda.libcudnn, "CUDNN_DATA_FLOAT")
+
+
+def test_cuda_cuda_is_cupy_cuda_with_its_former_cudnn(usable_stand_in, monkeypatch):
+    import types
+
+    fake_cupy = types.ModuleType("cupy")
+    fake_cupy.cuda = types.ModuleType("cupy.cuda")
+    fake_cupy.cuda.Device = type("Device", (), {})
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    assert cuda.cuda.Device is fake_cupy.cuda.Device
+    assert cuda.cuda.__name__ == "cupy.cuda"
+    assert cuda.cuda.cudnn.getVersion() == 91300
+    assert "cudnn" in dir(cuda.cuda) and "Device" in dir(cuda.cuda)
+    with pytest.raises(AttributeError):
+        cuda.cuda.no_such_name  # noqa: B018
+    # Without a usable cuDNN, cupy.cuda has no cudnn, as in CuPy 14.
+    monkeypatch.setattr(cudnn_library, "usable", lambda: None)
+    with pytest.raises(AttributeError):
+        cuda.cuda.cudnn  # noqa: B018

