@@ -34,9 +34,6 @@ _weakref = weakref.ref
 _MIXED = object()
 # Bound on the input signatures remembered per class (see FunctionNode._check_types_once).
 _MAX_SIGNATURES = 256
-# Whether a non-standard memory layout was ever used (chainer.memory_layouts._enable sets
-# it, for good): until then apply() spends nothing on layouts.
-_layouts_seen = False
 # Chainer 7's messages, which code may match.
 _LAYOUT_ERROR = (
     "Inputs with non-standard layouts were given to a function without explicit `check_layout_forward` "
@@ -230,13 +227,6 @@ class FunctionNode:
             if array_type is _MIXED:
                 self._check_devices(in_data)
 
-        layouts = None
-        if _layouts_seen and (layouts := self._forward_layouts(input_vars, in_data)) is not None:
-            # Inputs in a non-standard layout: the check sees their semantic shapes.
-            if type_checking and self._has_type_check:
-                type_check.run_check(self.check_type_forward, layouts, self.label)
-                type_checking = False
-
         if type_checking and self._has_type_check:
             passed = self._passed_signatures
             if passed is None:
@@ -290,19 +280,17 @@ class FunctionNode:
                     observe(self, input_vars, outputs)
 
         if not enable_backprop:
-            if len(outputs) == 1 and layouts is None:
+            if len(outputs) == 1:
                 var = _new(_Variable)
                 var._array = outputs[0]
                 var._node = var._grad_var = None
                 var._requires_grad = requires_grad
                 return (var,)
-            ret: tuple[variable.Variable, ...] = tuple([_output_variable(y, requires_grad) for y in outputs])
-            return ret if layouts is None else self._set_output_layouts(ret)
+            return tuple([_output_variable(y, requires_grad) for y in outputs])
         # Without an input that requires grad no edges are recorded, unless an active hook
         # asks for the whole graph (onnx_chainer's exporter). all_hooks is None without hooks.
         if not requires_grad and not (all_hooks and any(getattr(h, "_record_all_functions", False) for h in all_hooks)):
-            ret = self._outputs_without_edges(input_vars, outputs)
-            return ret if layouts is None else self._set_output_layouts(ret)
+            return self._outputs_without_edges(input_vars, outputs)
 
         # Record the graph: this node keeps its inputs' nodes and weak references to
         # its outputs' nodes (a strong one would form a cycle through creator_node).
@@ -340,7 +328,7 @@ class FunctionNode:
                 node.dtype = y.dtype
                 node.shape = y.shape
             self.outputs = (_weakref(node),)
-            ret = (var,)
+            ret: tuple[variable.Variable, ...] = (var,)
         else:
             ret = self._record_outputs(outputs, requires_grad, rank)
 
@@ -355,25 +343,7 @@ class FunctionNode:
             self._retained_output_data = tuple(retained)
         if debug:
             self.stack = _backprop.capture_stack()
-        return ret if layouts is None else self._set_output_layouts(ret)
-
-    def _forward_layouts(self, input_vars: Sequence[Any], in_data: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        """apply()'s part for memory layouts, once one was used anywhere: ``None`` where
-        neither an input nor this node's output has a non-standard layout; else the input
-        arrays as their semantic (channel-first) views, after :meth:`check_layout_forward`."""
-        layouts = tuple([x._layout for x in input_vars])
-        if layouts.count(None) == len(layouts):
-            return None if self._output_layouts is None else in_data
-        self._input_layouts = layouts
-        self.check_layout_forward(tuple(input_vars))
-        from chainer import memory_layouts
-
-        return tuple(
-            [
-                a if layout is None or a is None else memory_layouts._transpose_array(a, layout, None)
-                for a, layout in zip(in_data, layouts)
-            ]
-        )
+        return ret
 
     def _set_output_layouts(self, ret: tuple[variable.Variable, ...]) -> tuple[variable.Variable, ...]:
         # Give the outputs the layouts check_layout_forward (or the node's constructor) set.
@@ -724,6 +694,50 @@ class FunctionNode:
             raise KeyError(f"{self.label}.delete_hook: no hook named {name!r}")
         hooks[name].deleted(self)
         del hooks[name]
+
+
+_apply_standard = FunctionNode.apply
+
+
+def _apply_with_layouts(self: FunctionNode, inputs: Sequence[Any]) -> tuple[variable.Variable, ...]:
+    """:meth:`FunctionNode.apply` once a non-standard memory layout was used in the process
+    (see :func:`_enable_layouts`): the standard apply, plus, where an input has such a
+    layout (or the node declares its outputs'), :meth:`FunctionNode.check_layout_forward`,
+    the type check on the inputs' semantic (channel-first) views, and the outputs' layouts."""
+    if not isinstance(inputs, (tuple, list)):
+        inputs = tuple(inputs)
+    layouts = tuple([x._layout if isinstance(x, _Variable) else None for x in inputs])
+    if layouts.count(None) == len(layouts):
+        if self._output_layouts is None:
+            return _apply_standard(self, inputs)
+        return self._set_output_layouts(_apply_standard(self, inputs))
+    from chainer import memory_layouts
+
+    self._input_layouts = layouts
+    self.check_layout_forward(tuple([variable.as_variable(x) for x in inputs]))
+    values = _hot_values()
+    if not (values[2] and self._has_type_check):
+        return self._set_output_layouts(_apply_standard(self, inputs))
+    semantic = []
+    for x, layout in zip(inputs, layouts):
+        a = x._array if isinstance(x, _Variable) else x
+        semantic.append(a if layout is None or a is None else memory_layouts._transpose_array(a, layout, None))
+    type_check.run_check(self.check_type_forward, tuple(semantic), self.label)
+    # The standard apply would check the stored arrays again, with their stored shapes:
+    # it runs with this thread's snapshot of type_check off (so do functions its forward
+    # applies, if any; a configuration change inside, or the next call, refreshes it).
+    _hot.values = (values[0], values[1], False, values[3])
+    try:
+        return self._set_output_layouts(_apply_standard(self, inputs))
+    finally:
+        _hot.values = values
+
+
+def _enable_layouts() -> None:
+    """Handle memory layouts in :meth:`FunctionNode.apply` from now on (called once, by
+    ``chainer.memory_layouts._enable``, when the first non-standard layout is used): until
+    then ``apply`` is the standard one and spends nothing on layouts."""
+    FunctionNode.apply = _apply_with_layouts  # type: ignore[method-assign]
 
 
 # chainer.function_node.grad is chainer.grad (one function, as in 7.8.1).

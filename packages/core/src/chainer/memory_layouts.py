@@ -46,8 +46,9 @@ _unspecified = _Unspecified()
 def _enable() -> None:
     """Switch on layout handling in :meth:`FunctionNode.apply` and the checks of the
     variables' accessors (once, for good)."""
-    function_node._layouts_seen = True
-    variable._layouts_enabled = True
+    if not variable._layouts_enabled:
+        function_node._enable_layouts()
+        variable._layouts_enabled = True
 
 
 @contextlib.contextmanager
