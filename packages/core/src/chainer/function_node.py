@@ -706,14 +706,16 @@ def _apply_with_layouts(self: FunctionNode, inputs: Sequence[Any]) -> tuple[vari
     the type check on the inputs' semantic (channel-first) views, and the outputs' layouts."""
     if not isinstance(inputs, (tuple, list)):
         inputs = tuple(inputs)
-    layouts = tuple([x._layout if isinstance(x, _Variable) else None for x in inputs])
-    if layouts.count(None) == len(layouts):
+    for x in inputs:
+        if isinstance(x, _Variable) and x._layout is not None:
+            break
+    else:
         if self._output_layouts is None:
             return _apply_standard(self, inputs)
         return self._set_output_layouts(_apply_standard(self, inputs))
     from chainer import memory_layouts
 
-    self._input_layouts = layouts
+    self._input_layouts = layouts = tuple([x._layout if isinstance(x, _Variable) else None for x in inputs])
     self.check_layout_forward(tuple([variable.as_variable(x) for x in inputs]))
     values = _hot_values()
     if not (values[2] and self._has_type_check):
