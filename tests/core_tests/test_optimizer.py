@@ -1141,3 +1141,52 @@ def test_rule_of_a_never_initialized_parameter_round_trips_without_state(tmp_pat
     numpy.testing.assert_array_equal(fresh.target.w.update_rule.state["m"], saved.target.w.update_rule.state["m"])
     with pytest.raises(KeyError):
         CountingRule().serialize(DictDeserializer({"t": 3}))  # an initialized parameter's rule
+
+
+class _TwoLayers(chainer.Chain):
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = chainer.links.Linear(3, 4)
+            self.l2 = chainer.links.Linear(4, 2)
+
+
+def _step(model, opt, loss_of):
+    model.cleargrads()
+    loss_of(model).backward()
+    opt.update()
+
+
+def _cut_after_l1(model):
+    # A classic silent bug: .array leaves the graph, so l1 gets no gradient.
+    x = numpy.ones((2, 3), numpy.float32)
+    return F.sum(model.l2(F.relu(chainer.Variable(model.l1(x).array))))
+
+
+def test_debug_mode_names_the_parameters_that_backprop_did_not_reach():
+    model = _TwoLayers()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    w1 = model.l1.W.array.copy()
+    with chainer.using_config("debug", True):
+        with pytest.warns(chainer.warnings.MissingGradientWarning) as record:
+            _step(model, opt, _cut_after_l1)
+    message = str(record[0].message)
+    assert "SGD.update: 2 of 4 parameters received no gradient" in message
+    assert "/l1/W" in message and "/l1/b" in message and "/l2/" not in message
+    assert record[0].filename == __file__  # points at the caller's update()
+    # The update itself is Chainer's: a zero gradient, so plain SGD leaves l1 as it was.
+    numpy.testing.assert_array_equal(model.l1.W.array, w1)
+
+
+def test_no_missing_gradient_report_outside_debug_mode_or_for_frozen_links():
+    model = _TwoLayers()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _step(model, opt, _cut_after_l1)  # debug off: Chainer 7.8.1's silence
+        model.l1.disable_update()  # frozen on purpose: nothing to report
+        with chainer.using_config("debug", True):
+            _step(model, opt, _cut_after_l1)
+            # and a graph that reaches every parameter reports nothing either
+            model.l1.enable_update()
+            _step(model, opt, lambda m: F.sum(m.l2(F.relu(m.l1(numpy.ones((2, 3), numpy.float32))))))

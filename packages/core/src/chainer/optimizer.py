@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy
 
-from chainer import _update_rule
+from chainer import _update_rule, configuration
+from chainer import warnings as chainer_warnings
 from chainer._update_rule import Hyperparameter, UpdateRule
 from chainer.backends import cuda
 
@@ -265,6 +266,33 @@ def _is_enabled(param: Any) -> bool:
     return rule is not None and rule.enabled
 
 
+def _warn_of_missing_gradients(optimizer: Any, target: Any) -> None:
+    """Debug mode: name the parameters that backprop left without a gradient.
+
+    An update gives such a parameter a zero gradient (as Chainer 7.8.1 does), so a graph
+    cut off from the loss (a ``Variable.array`` taken mid-graph, a link left out of the
+    loss) otherwise trains on silently with those parameters stuck.
+    """
+    names = []
+    total = 0
+    for name, param in target.namedparams():
+        if param.array is None or not _is_enabled(param):
+            continue
+        total += 1
+        if _update_rule.peek_grad(param) is None:
+            names.append(name)
+    if names:
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        warnings.warn(
+            f"{type(optimizer).__name__}.update: {len(names)} of {total} parameters received no gradient from "
+            f"backward ({shown}) and are updated as if their gradient were zero. The loss does not depend on "
+            "them: the graph may be cut off (Variable.array or .data used mid-graph, a link left out of the "
+            "loss). Parameters frozen on purpose: link.disable_update(). (Reported in debug mode.)",
+            chainer_warnings.MissingGradientWarning,
+            stacklevel=3,
+        )
+
+
 def _reallocate_cleared_grads(params: Iterable[Any]) -> None:
     # GradientMethod.reallocate_cleared_grads, and the recorded update's
     # (chainer.graph_optimizations._update), over the parameters given.
@@ -391,6 +419,8 @@ class GradientMethod(Optimizer):
                     target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
+        if configuration.config.debug:
+            _warn_of_missing_gradients(self, target)
         plan = self._update_plan
         if plan is not None and plan.run(self):
             return
