@@ -10,8 +10,9 @@ committed, so Chainer 7.8.1 is not needed here).
 
 Tolerances: the programs run in float64 wherever Chainer allows it, compared to rtol 1e-6
 (the two implementations sum in different orders, so bit equality is not expected; over
-20 steps the rounding differences stay near 1e-13). The loss-scaling programs need float32
-and float16 parameters: rtol 1e-5 for float32 and 1e-2 (a few float16 ulps) for float16.
+20 steps the largest relative difference measured is 4e-10, in MSVAG's state ``m`` near
+zero, and most stay below 1e-12). The loss-scaling and use_fp32_update
+programs need float32 and float16 parameters: rtol 1e-5 for float32 and 1e-2 (a few float16 ulps) for float16.
 Integers (``t``, ``N``, counts of warnings) and shapes and dtypes must be equal.
 
 What this found, and what was fixed in ours to match (no expected difference remains):

@@ -12,6 +12,7 @@ state, power-iteration vectors) and reported values.
 
 from __future__ import annotations
 
+import io
 import tempfile
 import warnings
 
@@ -23,7 +24,7 @@ import chainer.link_hooks
 import chainer.links as L
 import chainer.optimizer_hooks as H
 import chainer.optimizers as O
-from chainer import training
+from chainer import serializers, training
 from chainer.training import extensions
 
 F64 = np.float64
@@ -601,6 +602,75 @@ LINK_HOOKS = {
 }
 
 
+# -- resuming from a snapshot ------------------------------------------------------------------
+
+
+def _resume_program(make, configure=None, steps: int = 16, resume_at: int = 7):
+    """Train, save model and optimizer with save_npz at ``resume_at``, load them into fresh
+    objects and go on: the states, ``t`` and hyperparameters must survive the round trip."""
+
+    def program(trace: Trace) -> None:
+        model = MLP(seed=17)
+        optimizer = make()
+        optimizer.setup(model)
+        if configure is not None:
+            configure(optimizer)
+        xs, ts = regression_data(18, steps)
+        for i in range(steps):
+            if i == resume_at:
+                files = [io.BytesIO(), io.BytesIO()]
+                serializers.save_npz(files[0], model)
+                serializers.save_npz(files[1], optimizer)
+                model = MLP(seed=19)
+                optimizer = make()
+                optimizer.setup(model)
+                if configure is not None:
+                    configure(optimizer)
+                for f, target in zip(files, (model, optimizer)):
+                    f.seek(0)
+                    serializers.load_npz(f, target)
+            optimizer.update(lambda m, x, t: F.mean_squared_error(m(x), t), model, xs[i], ts[i])
+            trace.add("optimizer.t", optimizer.t)
+            if configure is not None:
+                trace.add("loss_scale", optimizer._loss_scale)
+            record_params(trace, model)
+            record_states(trace, model)
+
+    return program
+
+
+def _float16_program(make, steps: int = 12):
+    """float16 parameters updated through float32 master copies (use_fp32_update)."""
+
+    def program(trace: Trace) -> None:
+        model = MLP(seed=20, dtype=np.float16)
+        optimizer = make()
+        optimizer.setup(model)
+        optimizer.use_fp32_update()
+        xs, ts = regression_data(21, steps, dtype=np.float16)
+        for i in range(steps):
+            optimizer.update(lambda m, x, t: F.mean_squared_error(m(x), t), model, xs[i], ts[i])
+            record_params(trace, model)
+            for name, p in sorted(model.namedparams()):
+                trace.add("fp32_param" + name, p.update_rule._fp32_param.array)
+
+    return program
+
+
+FLOAT16 = {
+    "float16_fp32_update_sgd": _float16_program(lambda: O.SGD(lr=0.1)),
+    "float16_fp32_update_adam": _float16_program(lambda: O.Adam(alpha=0.01)),
+}
+
+
+RESUME = {
+    "resume_adam": _resume_program(lambda: O.Adam(alpha=0.01, amsgrad=True)),
+    "resume_momentum_sgd": _resume_program(lambda: O.MomentumSGD(lr=0.05)),
+    "resume_rmsprop_graves": _resume_program(lambda: O.RMSpropGraves(lr=0.01)),
+    "resume_dynamic_loss_scaling": _resume_program(lambda: O.SGD(lr=0.05), lambda o: o.loss_scaling(interval=2)),
+}
+
+
 def _all_programs():
     programs = {}
     for name, (make, changes) in OPTIMIZERS.items():
@@ -611,6 +681,8 @@ def _all_programs():
     programs.update(LINKS)
     programs.update(SCHEDULES)
     programs.update(LINK_HOOKS)
+    programs.update(RESUME)
+    programs.update(FLOAT16)
     return programs
 
 
