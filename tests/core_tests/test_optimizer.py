@@ -739,6 +739,10 @@ def _set_grads_finite(link, finite):
     link.b.grad = numpy.ones(2, numpy.float32)
 
 
+# Chainer 7.8.1's warning, one per parameter whose gradient is not finite.
+_NON_FINITE = r"Non finite number found in param.grad of /l/W \(iteration: 3, loss_scale: "
+
+
 def test_dynamic_loss_scaling():
     link = TwoParamLink()
     opt = optimizers.SGD(lr=0.1).setup(link)
@@ -750,21 +754,44 @@ def test_dynamic_loss_scaling():
         opt.update()
         assert opt._loss_scale == expected
     assert opt.t == 3
-    # Overflow: the update is skipped and the scale halves.
+    # Overflow: the parameters stay, the scale halves; t still counts the update (as in
+    # Chainer 7.8.1), the update rule's own t does not.
     W = link.W.array.copy()
     _set_grads_finite(link, False)
-    opt.update()
+    with pytest.warns(UserWarning, match=_NON_FINITE + "8.0"):
+        opt.update()
     assert not opt.is_safe_to_update()
-    assert opt.t == 3 and link.W.update_rule.t == 3
+    assert opt.t == 4 and link.W.update_rule.t == 3
     numpy.testing.assert_array_equal(link.W.array, W)
     assert opt._loss_scale == 4.0
-    # From then on, the scale doubles after `interval` good updates in a row.
-    for expected in (4.0, 4.0, 8.0, 8.0):
+    # From then on each good update multiplies the scale by 2 ** (1 / interval): it doubles
+    # over `interval` updates.
+    for k in range(1, 5):
         _set_grads_finite(link, True)
         opt.update()
         assert opt.is_safe_to_update()
-        assert opt._loss_scale == expected
-    assert opt.t == 7
+        numpy.testing.assert_allclose(opt._loss_scale, 4.0 * 2.0 ** (k / 3), rtol=1e-12)
+    assert opt.t == 8 and link.W.update_rule.t == 7
+
+
+def test_skipped_update_still_runs_the_hooks():
+    link = TwoParamLink()
+    opt = optimizers.SGD(lr=0.1).setup(link)
+    opt.loss_scaling()
+    seen = []
+    for timing in ("pre", "post"):
+
+        def hook(optimizer, timing=timing):
+            seen.append((timing, optimizer.t))
+
+        opt.add_hook(hook, name="hook_" + timing, timing=timing)
+    for finite in (True, False):
+        _set_grads_finite(link, finite)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            opt.update()
+    assert seen == [("pre", 0), ("post", 1), ("pre", 1), ("post", 2)]
+    assert link.W.update_rule.t == 1
 
 
 def test_dynamic_loss_scale_bounds():
@@ -774,10 +801,12 @@ def test_dynamic_loss_scale_bounds():
     for _ in range(20):
         _set_grads_finite(link, True)
         opt.update()
-    assert opt._loss_scale == 32768.0
-    for _ in range(20):
-        _set_grads_finite(link, False)
-        opt.update()
+    assert opt._loss_scale == 65504.0  # float16's largest value
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for _ in range(20):
+            _set_grads_finite(link, False)
+            opt.update()
     assert opt._loss_scale == 1.0
 
 
@@ -794,9 +823,9 @@ def test_dynamic_loss_scaling_end_to_end_in_float16():
     for _ in range(3):
         opt.update(lossfun)
     assert opt._loss_scale == 8.0 and opt.t == 3
-    with numpy.errstate(over="ignore"):
+    with numpy.errstate(over="ignore"), pytest.warns(UserWarning, match=_NON_FINITE):
         opt.update(lossfun)
-    assert not opt.is_safe_to_update() and opt.t == 3 and opt._loss_scale == 4.0
+    assert not opt.is_safe_to_update() and opt.t == 4 and opt._loss_scale == 4.0
     # Three good updates, each with the true gradient 1e4.
     numpy.testing.assert_allclose(link.W.array, W0 - 3 * 1e-6 * 1e4, rtol=2e-3)
 

@@ -71,6 +71,27 @@ def test_u_converges_over_calls_and_is_frozen_in_test_mode():
     numpy.testing.assert_array_equal(link.W_u, u)
 
 
+@pytest.mark.parametrize("n_power_iteration", [1, 3])
+def test_test_mode_runs_the_power_iteration_without_storing_u(n_power_iteration):
+    # Chainer 7.8.1's test-mode output: the power iteration from the stored u, whose
+    # result is used for sigma but not stored.
+    link = Linear(3, 4)
+    link.add_hook(link_hooks.SpectralNormalization(n_power_iteration=n_power_iteration))
+    x = numpy.random.standard_normal((2, 3))
+    link(x)
+    link.W.array += 0.3 * numpy.random.standard_normal(link.W.shape)  # as an update would
+    W, u0 = link.W.array.copy(), link.W_u.copy()
+    u = u0
+    for _ in range(n_power_iteration):
+        v = W.T @ u / (numpy.linalg.norm(W.T @ u) + 1e-6)
+        u = W @ v / (numpy.linalg.norm(W @ v) + 1e-6)
+    sigma = u @ W @ v
+    with chainer.using_config("train", False):
+        y = link(x).array
+    numpy.testing.assert_allclose(y, x @ (W / sigma).T + link.b.array, rtol=1e-12)
+    numpy.testing.assert_array_equal(link.W_u, u0)
+
+
 def test_gradient_matches_svd_based_reference():
     link = Linear(4, 3)
     link.add_hook(link_hooks.SpectralNormalization(n_power_iteration=200, eps=1e-20))

@@ -66,10 +66,9 @@ class Optimizer:
     _loss_scale: float | None = None
     _loss_scale_max = 65504.0
     _loss_scaling_is_dynamic = False
-    _loss_scaling_interval = 1000
+    _loss_scaling_multiplier = 2.0 ** (1.0 / 1000)
     _loss_scaling_isnan = False
     _loss_scaling_isnan_ever = False
-    _n_good_steps = 0
 
     def setup(self, link: Any) -> Optimizer:
         """Set the link to optimize; resets ``t``, ``epoch`` and the hooks.
@@ -188,13 +187,15 @@ class Optimizer:
         not underflow) and the gradients are divided by it before the update.
 
         Args:
-            interval: With dynamic scaling, the number of consecutive updates with finite
-                gradients after which the scale doubles.
+            interval: With dynamic scaling, the number of updates over which the scale
+                doubles once the gradients have overflowed.
             scale: A fixed scale (static loss scaling), or ``None`` for dynamic loss
                 scaling: the scale starts at 1 and doubles at each update until the
-                gradients first overflow; from then on an update whose gradients contain
-                inf or NaN is skipped and halves the scale, and ``interval`` good updates in
-                a row double it. The scale stays in ``[1, 65504]``.
+                gradients first overflow. An update whose gradients contain inf or NaN
+                leaves the parameters alone (the hooks still run and ``t`` still counts
+                it, as in Chainer 7.8.1) and halves the scale; after the first overflow,
+                each good update multiplies the scale by ``2 ** (1 / interval)``. The scale
+                stays in ``[1, 65504]``.
         """
         if scale is None:
             if isinstance(interval, bool) or not isinstance(interval, (int, numpy.integer)) or interval < 1:
@@ -202,11 +203,10 @@ class Optimizer:
                     f"{type(self).__name__}.loss_scaling: interval must be an integer >= 1, got {interval!r}"
                 )
             self._loss_scaling_is_dynamic = True
-            self._loss_scaling_interval = int(interval)
+            self._loss_scaling_multiplier = 2.0 ** (1.0 / int(interval))
             self._loss_scale = 1.0
             self._loss_scaling_isnan = False
             self._loss_scaling_isnan_ever = False
-            self._n_good_steps = 0
             return
         if isinstance(scale, bool) or not isinstance(scale, (int, float, numpy.integer, numpy.floating)):
             raise TypeError(f"{type(self).__name__}.loss_scaling: scale must be a number or None, got {scale!r}")
@@ -254,14 +254,11 @@ class Optimizer:
             return
         if self._loss_scaling_isnan:
             self._loss_scale = max(1.0, self._loss_scale / 2.0)
-            self._n_good_steps = 0
             return
-        self._n_good_steps += 1
-        if not self._loss_scaling_isnan_ever or self._n_good_steps >= self._loss_scaling_interval:
-            # Powers of two keep the scaling exact in floating point.
-            if self._loss_scale * 2.0 <= self._loss_scale_max:
-                self._loss_scale *= 2.0
-            self._n_good_steps = 0
+        # Chainer 7.8.1's schedule, so that a float16 training follows the same trajectory:
+        # double while no gradient has overflowed yet, then grow smoothly.
+        growth = self._loss_scaling_multiplier if self._loss_scaling_isnan_ever else 2.0
+        self._loss_scale = min(self._loss_scale * growth, self._loss_scale_max)
 
 
 def _is_enabled(param: Any) -> bool:
@@ -422,35 +419,58 @@ class GradientMethod(Optimizer):
                     target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
-        # Parameters stored in a non-standard memory layout (chainer.memory_layouts) are
-        # updated as stored, as every rule and hook works elementwise: within this block
-        # their .array and .grad are the stored arrays.
-        with memory_layouts._raw_access():
-            if configuration.config.debug:
-                _warn_of_missing_gradients(self, target)
-            plan = self._update_plan
-            if plan is not None and plan.run(self):
-                return
-            self.reallocate_cleared_grads()
-            self._own_grads()
-            self.check_nan_in_grads()
-            if self.is_safe_to_update():
-                self.call_hooks("pre")
-                self.t += 1
-                params: Iterable[Any] = target.params()
-                if cuda.available:
-                    # CuPy parameters of the common rules: one kernel launch per group rather
-                    # than one per parameter. Not imported at the top: the optimizers import this.
-                    from chainer.optimizers import _multi_tensor
+        self._update_from_gradients(target)
 
-                    params = _multi_tensor.update(self, params)
-                for param in params:
-                    param.update()
-                self.reallocate_cleared_grads()
-                self.call_hooks("post")
-            self.update_loss_scale()
-            if plan is not None:
-                plan.record(self)
+    # Parameters stored in a non-standard memory layout (chainer.memory_layouts) are
+    # updated as stored, as every rule and hook works elementwise: within this method their
+    # .array, .grad and .shape are the stored ones.
+    @memory_layouts._raw_access()
+    def _update_from_gradients(self, target: Any) -> None:
+        if configuration.config.debug:
+            _warn_of_missing_gradients(self, target)
+        plan = self._update_plan
+        if plan is not None and plan.run(self):
+            return
+        self.reallocate_cleared_grads()
+        self._own_grads()
+        self.check_nan_in_grads()
+        safe = self.is_safe_to_update()
+        if not safe:
+            self._warn_non_finite_grads()
+        # As in Chainer 7.8.1, an update skipped for non-finite gradients still runs the
+        # hooks and counts in t; only the update rules leave the parameters alone.
+        self.call_hooks("pre")
+        self.t += 1
+        if safe:
+            params: Iterable[Any] = target.params()
+            if cuda.available:
+                # CuPy parameters of the common rules: one kernel launch per group rather
+                # than one per parameter. Not imported at the top: the optimizers import this.
+                from chainer.optimizers import _multi_tensor
+
+                params = _multi_tensor.update(self, params)
+            for param in params:
+                param.update()
+        self.reallocate_cleared_grads()
+        self.call_hooks("post")
+        self.update_loss_scale()
+        if plan is not None:
+            plan.record(self)
+
+    def _warn_non_finite_grads(self) -> None:
+        # The warning Chainer 7.8.1 gives for each parameter of a skipped update.
+        for name, param in sorted(self._check_target("update").namedparams()):
+            grad = _update_rule.peek_grad(param)
+            if (
+                grad is not None
+                and _is_enabled(param)
+                and not bool(_update_rule._array_module(grad).isfinite(grad).all())
+            ):
+                warnings.warn(
+                    f"Non finite number found in param.grad of {name} (iteration: {self.t}, "
+                    f"loss_scale: {self._loss_scale})",
+                    stacklevel=3,
+                )
 
     def _own_grads(self) -> None:
         _own_grads(self._params("update"))

@@ -59,8 +59,8 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
     ``forward`` then sees ``W / sigma`` (times ``gamma`` with ``use_gamma``), and the
     gradient flows through ``sigma`` to ``W``.
 
-    The last ``v`` is kept as the hook's attribute :attr:`v`. Outside training, ``v`` is
-    recomputed from the stored ``u`` (which does not change); while recomputing a forward
+    The last ``v`` is kept as the hook's attribute :attr:`v`. Outside training, the power
+    iteration runs as in training but its ``u`` is not stored; while recomputing a forward
     pass (``chainer.config.in_recomputing``, e.g. under
     :func:`~chainer.functions.forget`), the stored ``u`` and ``v`` are used as they are,
     so the recomputed output equals the original one.
@@ -173,7 +173,9 @@ class SpectralNormalization(_weight_rewrite.WeightRewritingHook):
         elif chainer.config.train and not chainer.config.in_recomputing:
             u, v = update_approximate_vectors(m, u, self.n_power_iteration, self.eps)
         else:
-            v = l2normalize(xp, m.T @ u, self.eps)
+            # Outside training the power iteration still runs (Chainer 7.8.1 gives this
+            # output in test mode), from a copy: the stored u does not change.
+            u, v = update_approximate_vectors(m, u.copy(), self.n_power_iteration, self.eps)
         self.v = v
         # sigma = u^T W v, differentiable with respect to W (u and v are constants).
         sigma = calculate_max_singular_value(matrix, u, v)
