@@ -419,43 +419,40 @@ class GradientMethod(Optimizer):
                     target.zerograds()
             loss.backward(loss_scale=self._loss_scale)
             del loss
-        self._update_from_gradients(target)
+        # Parameters stored in a non-standard memory layout (chainer.memory_layouts) are
+        # updated as stored, as every rule and hook works elementwise: within this block
+        # their .array, .grad and .shape are the stored ones.
+        with memory_layouts._raw_access():
+            if configuration.config.debug:
+                _warn_of_missing_gradients(self, target)
+            plan = self._update_plan
+            if plan is not None and plan.run(self):
+                return
+            self.reallocate_cleared_grads()
+            self._own_grads()
+            self.check_nan_in_grads()
+            safe = self.is_safe_to_update()
+            if not safe:
+                self._warn_non_finite_grads()
+            # As in Chainer 7.8.1, an update skipped for non-finite gradients still runs the
+            # hooks and counts in t; only the update rules leave the parameters alone.
+            self.call_hooks("pre")
+            self.t += 1
+            if safe:
+                params: Iterable[Any] = target.params()
+                if cuda.available:
+                    # CuPy parameters of the common rules: one kernel launch per group rather
+                    # than one per parameter. Not imported at the top: the optimizers import this.
+                    from chainer.optimizers import _multi_tensor
 
-    # Parameters stored in a non-standard memory layout (chainer.memory_layouts) are
-    # updated as stored, as every rule and hook works elementwise: within this method their
-    # .array, .grad and .shape are the stored ones.
-    @memory_layouts._raw_access()
-    def _update_from_gradients(self, target: Any) -> None:
-        if configuration.config.debug:
-            _warn_of_missing_gradients(self, target)
-        plan = self._update_plan
-        if plan is not None and plan.run(self):
-            return
-        self.reallocate_cleared_grads()
-        self._own_grads()
-        self.check_nan_in_grads()
-        safe = self.is_safe_to_update()
-        if not safe:
-            self._warn_non_finite_grads()
-        # As in Chainer 7.8.1, an update skipped for non-finite gradients still runs the
-        # hooks and counts in t; only the update rules leave the parameters alone.
-        self.call_hooks("pre")
-        self.t += 1
-        if safe:
-            params: Iterable[Any] = target.params()
-            if cuda.available:
-                # CuPy parameters of the common rules: one kernel launch per group rather
-                # than one per parameter. Not imported at the top: the optimizers import this.
-                from chainer.optimizers import _multi_tensor
-
-                params = _multi_tensor.update(self, params)
-            for param in params:
-                param.update()
-        self.reallocate_cleared_grads()
-        self.call_hooks("post")
-        self.update_loss_scale()
-        if plan is not None:
-            plan.record(self)
+                    params = _multi_tensor.update(self, params)
+                for param in params:
+                    param.update()
+            self.reallocate_cleared_grads()
+            self.call_hooks("post")
+            self.update_loss_scale()
+            if plan is not None:
+                plan.record(self)
 
     def _warn_non_finite_grads(self) -> None:
         # The warning Chainer 7.8.1 gives for each parameter of a skipped update.
