@@ -104,11 +104,12 @@ class Parameter(variable.Variable):
 
     # -- state -------------------------------------------------------------------------
 
+    # The getters of array and grad check memory layouts only once one was used in the
+    # process: _enable_layout_checks replaces them then (a parameter's .array is read
+    # dozens of times per optimizer update).
     @property
     def array(self) -> Any:
         """The underlying array (shared with the parameters of share-mode link copies)."""
-        if variable._layouts_enabled and self._layout is not None and not variable._raw_access.allowed:
-            raise RuntimeError(variable._NO_ARRAY_MESSAGE.format(self._layout))
         return self._array
 
     @array.setter
@@ -189,8 +190,6 @@ class Parameter(variable.Variable):
     @property
     def grad(self) -> Any:
         """The gradient array; see the class description for its initial state."""
-        if variable._layouts_enabled and self._layout is not None and not variable._raw_access.allowed:
-            raise RuntimeError(variable._NO_GRAD_MESSAGE.format("retrieve", self._layout))
         gv = self._grad_var
         if gv is None:
             if self._grad_unset:
@@ -309,3 +308,23 @@ class Parameter(variable.Variable):
 _PARAM_ATTRS = frozenset(
     {"initializer", "update_rule", "_initial_device", "_grad_initializer", "_grad_unset", "_share_group"}
 )
+
+
+def _enable_layout_checks() -> None:
+    """Give :class:`Parameter` the getters of ``array`` and ``grad`` that refuse a
+    parameter with a non-standard memory layout (see :mod:`chainer.memory_layouts`);
+    called once, when the first such layout is used."""
+    plain_array, plain_grad = Parameter.array, Parameter.grad
+
+    def array(self: Parameter) -> Any:
+        if self._layout is not None and not variable._raw_access.allowed:
+            raise RuntimeError(variable._NO_ARRAY_MESSAGE.format(self._layout))
+        return self._array
+
+    def grad(self: Parameter) -> Any:
+        if self._layout is not None and not variable._raw_access.allowed:
+            raise RuntimeError(variable._NO_GRAD_MESSAGE.format("retrieve", self._layout))
+        return plain_grad.fget(self)
+
+    Parameter.array = Parameter.data = property(array, plain_array.fset, doc=plain_array.__doc__)  # type: ignore[method-assign,assignment]
+    Parameter.grad = property(grad, plain_grad.fset, doc=plain_grad.__doc__)  # type: ignore[method-assign,assignment]

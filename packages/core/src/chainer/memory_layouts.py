@@ -47,15 +47,29 @@ def _enable() -> None:
     """Switch on layout handling in :meth:`FunctionNode.apply` and the checks of the
     variables' accessors (once, for good)."""
     if not variable._layouts_enabled:
+        from chainer import _parameter
+
         function_node._enable_layouts()
+        _parameter._enable_layout_checks()
         variable._layouts_enabled = True
 
 
-@contextlib.contextmanager
-def _raw_access() -> Iterator[None]:
+# What _raw_access gives while no variable ever had a non-standard layout (every
+# optimizer update enters it: a generator-based context costs a microsecond).
+_NOTHING_TO_SWITCH = contextlib.nullcontext()
+
+
+def _raw_access() -> contextlib.AbstractContextManager[None]:
     """Within it (in this thread), ``.array`` and ``.grad`` of a variable with a
     non-standard layout are its arrays as stored, and assigning them sets them as stored.
     For machinery that works elementwise on stored arrays: optimizers, parameter copies."""
+    if not variable._layouts_enabled:
+        return _NOTHING_TO_SWITCH
+    return _raw_access_on()
+
+
+@contextlib.contextmanager
+def _raw_access_on() -> Iterator[None]:
     state = variable._raw_access
     previous = state.allowed
     state.allowed = True
