@@ -59,10 +59,11 @@ class Orthogonal(initializer.Initializer):
         if array.size == 0:
             # An empty matrix has no orthonormal rows or columns to give (Chainer 7 refuses too).
             raise ValueError(f"Orthogonal: cannot fill an empty array (shape {tuple(array.shape)})")
-        # Q of a tall Gaussian matrix has orthonormal columns; transpose it for wide W.
-        tall = (max(n, d), min(n, d))
-        a = _util.random_source(self.rng).normal(loc=0.0, scale=1.0, size=tall)
-        q, r = numpy.linalg.qr(a)
+        # Q of a tall Gaussian matrix has orthonormal columns; transpose it for wide W. The
+        # samples are drawn in W's own shape, as Chainer 7.8.1 draws them, so that a seeded
+        # program starts from 7.8.1's numbers.
+        a = _util.random_source(self.rng).normal(loc=0.0, scale=1.0, size=(n, d))
+        q, r = numpy.linalg.qr(a if n >= d else a.T)
         signs = numpy.sign(numpy.diag(r))
         signs[signs == 0] = 1.0
         q *= signs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import chainer
-from chainer import functions, variable
+from chainer import functions, initializers, variable
 from chainer.links import _checks
 from chainer.links.connection import _conv_base, convolution_2d
 
@@ -72,7 +72,9 @@ class DeformableConvolution2D(chainer.Chain):
             means 0.
         deform_nobias: No bias in the deformable convolution.
         deform_initialW: Initializer of the deformable convolution's kernel
-            ``(out_channels, in_channels, kh, kw)``.
+            ``(out_channels, in_channels, kh, kw)``; ``None`` means zeros, as in Chainer
+            7.8.1 (with the offsets' kernel drawn as LeCunNormal, a seeded program starts
+            from 7.8.1's numbers).
         deform_initial_bias: Initializer of its bias; ``None`` means 0.
 
     Attributes:
@@ -101,6 +103,8 @@ class DeformableConvolution2D(chainer.Chain):
     ) -> None:
         super().__init__()
         kh, kw = _checks.int_tuple(ksize, 2, "ksize", "DeformableConvolution2D", 1)
+        if deform_initialW is None:
+            deform_initialW = initializers.Zero()
         with self.init_scope():
             self.offset_conv = convolution_2d.Convolution2D(
                 in_channels, 2 * kh * kw, (kh, kw), stride, pad, offset_nobias, offset_initialW, offset_initial_bias

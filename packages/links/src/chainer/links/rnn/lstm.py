@@ -48,20 +48,43 @@ class LSTMBase(link.Chain):
         with self.init_scope():
             self.upward = linear.Linear(in_size, 4 * state_size, initialW=0)
             self.lateral = linear.Linear(state_size, 4 * state_size, initialW=0, nobias=True)
-        # The parameters keep these initializers, so copy('init') and a lazy first call
-        # draw the LSTM initialisation again rather than a plain Linear one.
+        # The parameters keep these initializers, so that copy('init') draws the LSTM
+        # initialisation again rather than a plain Linear one.
         bias = self.upward.b
         assert bias is not None
         self.upward.W.initializer = _GateBlocks((upward_init,) * 4)
         self.lateral.W.initializer = _GateBlocks((lateral_init,) * 4)
         bias.initializer = _InterleavedGates((bias_init, bias_init, forget_bias_init, bias_init))
-        for param in (self.upward.W, self.lateral.W, bias):
-            if param.array is not None:
-                param.initialize(param.shape)
+        # With the input size unknown, the lateral weights and the biases stay zero until
+        # the first call draws them together with the upward weights, as in Chainer 7.8.1.
+        if self.upward.W.array is not None:
+            self._initialize_params()
+
+    def _initialize_params(self) -> None:
+        """Draw the initial weights and biases in Chainer 7.8.1's order: gate by gate the
+        lateral block then the upward one, then the biases of the gates a, i, f and o.
+        A program that seeds NumPy's generator then starts from 7.8.1's numbers."""
+        n = self.state_size
+        lateral, upward = self.lateral.W, self.upward.W
+        bias = self.upward.b
+        assert bias is not None
+        for g in range(4):
+            rows = slice(g * n, (g + 1) * n)
+            _fill(lateral.initializer.inits[g], lateral.array, rows)
+            _fill(upward.initializer.inits[g], upward.array, rows)
+        bias.initializer(bias.array)
 
     def _initialize_upward(self, x: Any) -> None:
-        if self.upward.W.array is None:
-            self.upward.W.initialize((4 * self.state_size, _state.feature_size(x)))
+        W = self.upward.W
+        if W.array is None:
+            gate_blocks = W.initializer
+            # The array only: _initialize_params fills it, in 7.8.1's order of draws.
+            W.initializer = _Unfilled(gate_blocks.dtype)
+            try:
+                W.initialize((4 * self.state_size, _state.feature_size(x)))
+            finally:
+                W.initializer = gate_blocks
+            self._initialize_params()
 
 
 def _fill(init: Any, array: Any, index: slice) -> None:
@@ -73,6 +96,13 @@ def _fill(init: Any, array: Any, index: slice) -> None:
         buffer = view.copy()
         init(buffer)
         array[index] = buffer
+
+
+class _Unfilled(initializer.Initializer):
+    """Leaves the array as allocated (its values are written right after)."""
+
+    def __call__(self, array: Any) -> None:
+        pass
 
 
 class _GateBlocks(initializer.Initializer):
