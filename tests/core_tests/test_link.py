@@ -596,7 +596,7 @@ def test_repr_tree():
         chain.b = Spec()
         chain.a = MyChain2()
     expected = (
-        "Chain(\n  (a): MyChain2(\n    (0): Linear(),\n    (1): Linear(),\n  ),\n  (b): Spec(size=3, act='relu'),\n)"
+        "Chain(\n  (a): MyChain2(\n    (0): Linear(),\n    (1): Linear(),\n  ),\n  (b): Spec(size=3, act=relu),\n)"
     )
     assert repr(chain) == expected
     assert str(chain) == expected

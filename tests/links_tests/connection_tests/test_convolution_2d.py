@@ -115,7 +115,7 @@ def test_attributes_and_repr():
     layer = L.Convolution2D(3, 4, 3, stride=2, pad=1, dilate=(1, 2), groups=1)
     assert (layer.stride, layer.pad, layer.dilate, layer.groups) == ((2, 2), (1, 1), (1, 2), 1)
     assert repr(layer) == (
-        "Convolution2D(in_channels=3, out_channels=4, ksize=(3, 3), stride=(2, 2), pad=(1, 1), nobias=False, "
+        "Convolution2D(in_channels=3, out_channels=4, ksize=3, stride=(2, 2), pad=(1, 1), nobias=False, "
         "dilate=(1, 2), groups=1)"
     )
 

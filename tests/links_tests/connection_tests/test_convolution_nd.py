@@ -87,7 +87,7 @@ def test_ksize_of_the_wrong_length():
 
 def test_repr():
     assert repr(L.Convolution1D(1, 2, 3)) == (
-        "Convolution1D(in_channels=1, out_channels=2, ksize=(3,), stride=(1,), pad=(0,), nobias=False, "
+        "Convolution1D(in_channels=1, out_channels=2, ksize=3, stride=(1,), pad=(0,), nobias=False, "
         "dilate=(1,), groups=1, cover_all=False)"
     )
     assert repr(L.ConvolutionND(2, 1, 2, 1)).startswith("ConvolutionND(ndim=2, in_channels=1,")

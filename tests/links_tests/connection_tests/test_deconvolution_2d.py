@@ -78,6 +78,6 @@ def test_bad_arguments():
 
 def test_repr():
     assert repr(L.Deconvolution2D(2, 3, 2, stride=2, outsize=(4, 4))) == (
-        "Deconvolution2D(in_channels=2, out_channels=3, ksize=(2, 2), stride=(2, 2), pad=(0, 0), nobias=False, "
+        "Deconvolution2D(in_channels=2, out_channels=3, ksize=2, stride=(2, 2), pad=(0, 0), nobias=False, "
         "dilate=(1, 1), groups=1, outsize=(4, 4))"
     )

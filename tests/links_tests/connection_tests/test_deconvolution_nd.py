@@ -73,6 +73,6 @@ def test_bad_arguments():
 
 def test_repr():
     assert repr(L.Deconvolution1D(1, 2, 3)) == (
-        "Deconvolution1D(in_channels=1, out_channels=2, ksize=(3,), stride=(1,), pad=(0,), nobias=False, "
+        "Deconvolution1D(in_channels=1, out_channels=2, ksize=3, stride=(1,), pad=(0,), nobias=False, "
         "dilate=(1,), groups=1, outsize=None)"
     )

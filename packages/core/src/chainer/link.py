@@ -574,7 +574,8 @@ class Link(device_resident.DeviceResident):
         return iter(())
 
     def __repr__(self) -> str:
-        specs = ", ".join(f"{key}={value!r}" for key, value in self.printable_specs)
+        # str() of each value, as Chainer 7.8.1 formats them (dtype=float32, name=abc).
+        specs = ", ".join(f"{key}={value}" for key, value in self.printable_specs)
         return f"{type(self).__name__}({specs})"
 
     __str__ = __repr__

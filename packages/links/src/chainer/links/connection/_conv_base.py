@@ -46,6 +46,8 @@ class KernelLinkBase(chainer.Link):
         where, ndim = self._where, self._ndim
         in_channels = _checks.positive_int(in_channels, "in_channels", where, allow_none=True)
         self.ksize = _checks.int_tuple(ksize, ndim, "ksize", where, 1)
+        # printed as given, as Chainer 7.8.1 prints it (ksize=3 rather than (3, 3))
+        self._ksize_given = tuple(ksize) if isinstance(ksize, list) else ksize
         self.stride = _checks.int_tuple(stride, ndim, "stride", where, 1)
         self.pad = _checks.int_tuple(pad, ndim, "pad", where, 0)
         W_init = _checks.initializer(initialW, "initialW", where)
@@ -89,6 +91,8 @@ class KernelLinkBase(chainer.Link):
                 yield name, self.b is None
             elif name == "ndim":
                 yield name, self._ndim
+            elif name == "ksize":
+                yield name, getattr(self, "_ksize_given", self.ksize)
             else:
                 yield name, getattr(self, name)
 

@@ -199,13 +199,13 @@ class BatchNormalization(chainer.Link):
 
     @property
     def printable_specs(self) -> Iterator[tuple[str, Any]]:
-        yield "size", None if self.avg_mean is None else tuple(self.avg_mean.shape)
+        # What Chainer 7.8.1 prints: the leading size of the statistics, no axis.
+        yield "size", None if self.avg_mean is None else self.avg_mean.shape[0]
         yield "decay", self.decay
         yield "eps", self.eps
         yield "dtype", self._highprec_dtype
         yield "use_gamma", self.gamma is not None
         yield "use_beta", self.beta is not None
-        yield "axis", self.axis
 
 
 __all__ = ["BatchNormalization"]
