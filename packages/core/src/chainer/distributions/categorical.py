@@ -38,7 +38,7 @@ def sample_indices(xp: Any, p: Any, n: int) -> Any:
     index = (cdf[..., None, :] <= u).sum(axis=-1)
     index = xp.minimum(index, p.shape[-1] - 1).astype(numpy.int32)
     # (batch..., n) -> (n, batch...)
-    return xp.moveaxis(index, -1, 0)
+    return xp.ascontiguousarray(xp.moveaxis(index, -1, 0))
 
 
 def gather_last(log_p: variable.Variable, x: Any) -> variable.Variable:

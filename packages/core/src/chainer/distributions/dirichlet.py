@@ -116,7 +116,7 @@ class Dirichlet(distribution.Distribution):
         shape = alpha.shape[:-1] + (n,) + alpha.shape[-1:]
         g = xp.random.standard_gamma(xp.broadcast_to(alpha[..., None, :], shape), size=shape)
         x = (g * (1.0 / xp.cumsum(g, axis=-1)[..., -1:])).astype(alpha.dtype, copy=False)
-        return variable.Variable(xp.moveaxis(x, -2, 0), requires_grad=False)
+        return variable.Variable(xp.ascontiguousarray(xp.moveaxis(x, -2, 0)), requires_grad=False)
 
 
 @distribution.register_kl(Dirichlet, Dirichlet)
