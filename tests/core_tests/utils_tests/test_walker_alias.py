@@ -81,3 +81,48 @@ def test_use_gpu_follows_to_gpu_and_to_cpu():
 def test_rejects_invalid_probabilities(probs):
     with pytest.raises(ValueError, match="WalkerAlias: probs must"):
         utils.WalkerAlias(probs)
+
+
+# The table and the draws of Chainer 7.8.1, so that a seeded program gets the same integers
+# (checked against Chainer 7.8.1 run as a black box on 300 random weight vectors, see
+# tests/integration_tests/test_chainer7_random_streams.py). Worked by hand: weights scaled
+# to mean 1 and sorted; column i holds the i-th entry with probability its level, and the
+# next entry above 1 as its alias, which gives up what column i lacks.
+@pytest.mark.parametrize(
+    "probs, threshold, values",
+    [
+        # levels .3 1.5 1.2 -> sorted 0 (.3), 2 (1.2), 1 (1.5): column 0 = (0, 2), leaving 2 at
+        # .5; column 1 = (2, 1), leaving 1 at 1.0; column 2 = (1, none).
+        ([0.1, 0.5, 0.4], [0.3, 0.5, 1.0], [0, 2, 2, 1, 1, 0]),
+        # levels .5 1.0000000298 (2/6 rounded to float32, times 3) 1.5: 1 is above 1.
+        ([1.0, 2.0, 3.0], [0.5, 0.5000000298, 1.0], [0, 1, 1, 2, 2, 0]),
+        # levels .5 .5 .5 1 1 1 1.5 2: the entries at exactly 1 are never aliases.
+        ([2, 2, 3, 1, 1, 2, 4, 1], [0.5, 0.5, 0.5, 1, 1, 1, 1, 1], [3, 2, 4, 6, 7, 6, 0, 0, 1, 0, 5, 0, 2, 0, 6, 0]),
+    ],
+)
+def test_table_of_chainer_7_8_1(probs, threshold, values):
+    sampler = utils.WalkerAlias(probs)
+    assert sampler.threshold.dtype == numpy.float32 and sampler.values.dtype == numpy.int32
+    numpy.testing.assert_array_equal(sampler.threshold, numpy.array(threshold, numpy.float32))
+    numpy.testing.assert_array_equal(sampler.values, values)
+
+
+def test_a_draw_is_one_uniform_scaled_to_a_column_and_its_fraction():
+    sampler = utils.WalkerAlias([0.1, 0.5, 0.4])
+    numpy.random.seed(0)
+    draws = sampler.sample((4, 50))
+    numpy.random.seed(0)
+    position = numpy.random.random_sample((4, 50)) * 3
+    column = position.astype(numpy.int32)
+    first, alias = numpy.array([0, 2, 1]), numpy.array([2, 1, 0])
+    expected = numpy.where(
+        position - column < numpy.array([0.3, 0.5, 1.0], numpy.float32)[column], first[column], alias[column]
+    )
+    numpy.testing.assert_array_equal(draws, expected)
+    # One uniform per draw: the generator is where 200 uniforms leave it.
+    numpy.random.seed(0)
+    numpy.random.random_sample(200)
+    after = numpy.random.rand()
+    numpy.random.seed(0)
+    sampler.sample((4, 50))
+    assert numpy.random.rand() == after

@@ -49,9 +49,10 @@ def _float64(hx, cx, ws, bs):
     return hx, cx, ws, bs
 
 
-def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional):
+def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional, masks=None):
     """Time-major reference: return ``hy, cy, ys`` in float64, ``ys[t]`` of shape (B_t, D * N)
-    (``cy`` is ``None`` for cells without one)."""
+    (``cy`` is ``None`` for cells without one). ``masks[layer, direction][t]``, if given,
+    multiplies that direction's input at step ``t`` (dropout)."""
     directions = 2 if bidirectional else 1
     hx, cx, ws, bs = _float64(hx, cx, ws, bs)
     hy, cy = hx.copy(), cx.copy()
@@ -63,9 +64,11 @@ def n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional):
             h, c = hx[k].copy(), cx[k].copy()
             outputs = [None] * len(inputs)
             steps = range(len(inputs)) if direction == 0 else reversed(range(len(inputs)))
+            mask = (masks or {}).get((layer, direction))
             for t in steps:
                 n = len(inputs[t])
-                h[:n], c[:n] = cell(kind, inputs[t], h[:n], c[:n], ws[k], bs[k])
+                x = inputs[t] if mask is None else inputs[t] * mask[t]
+                h[:n], c[:n] = cell(kind, x, h[:n], c[:n], ws[k], bs[k])
                 outputs[t] = h[:n].copy()
             hy[k], cy[k] = h, c
             per_direction.append(outputs)
@@ -237,6 +240,33 @@ def test_dropout_applies_between_layers_in_training_only(kind, bidirectional):
         kind, 1, hx[:one], None if cx is None else cx[:one], ws[:one], bs[:one], xs, bidirectional
     )
     numpy.testing.assert_allclose(hy1.array, expected1[0], rtol=1e-10)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "gru", "rnn_tanh"])
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_dropout_masks_are_chainer_7_8_1_draws(kind, bidirectional):
+    # Chainer 7.8.1's draws, so that a program seeded with numpy.random.seed gets its masks:
+    # for each upper layer, for each direction (a mask of its own), for each time step in
+    # time order, rand(B_t, width) >= ratio, scaled by 1 / (1 - ratio).
+    n_layers, ratio, sizes = 3, 0.4, (3, 2, 2, 1)
+    hx, cx, ws, bs = make_params(kind, bidirectional, numpy.float64, n_layers=n_layers)
+    xs = _random_steps(sizes)
+    directions = 2 if bidirectional else 1
+    numpy.random.seed(11)
+    masks = {
+        (layer, direction): [(numpy.random.rand(n, N_UNITS * directions) >= ratio) / (1 - ratio) for n in sizes]
+        for layer in range(1, n_layers)
+        for direction in range(directions)
+    }
+    after = numpy.random.rand()
+    expected = n_step_reference(kind, n_layers, hx, cx, ws, bs, xs, bidirectional, masks)
+    numpy.random.seed(11)
+    with chainer.using_config("train", True):
+        hy, cy, ys = _call(kind, bidirectional, n_layers, ratio, hx, cx, ws, bs, xs)
+    assert numpy.random.rand() == after
+    numpy.testing.assert_allclose(hy.array, expected[0], rtol=1e-10, atol=1e-12)
+    for y, e in zip(ys, expected[2]):
+        numpy.testing.assert_allclose(y.array, e, rtol=1e-10, atol=1e-12)
 
 
 def test_n_step_lstm_longer_sequences_and_three_layers():

@@ -205,8 +205,15 @@ class Bernoulli(distribution.Distribution):
     def sample_n(self, n: int) -> variable.Variable:
         n = _util.check_sample_n(n, f"{_NAME}.sample_n")
         xp = self.xp
-        u = xp.random.uniform(size=(n,) + self.batch_shape)
-        return variable.Variable((u < self.p.array).astype(numpy.int32), requires_grad=False)
+        shape = (n,) + self.batch_shape
+        if xp is numpy:
+            # numpy.random.binomial(1, p): the numbers Chainer 7.8.1 draws, so that a program
+            # seeded with numpy.random.seed gets the same samples (its inversion for p <= 1/2
+            # and 1 - X(1 - p) above give other values than ``uniform < p`` from one stream).
+            x = numpy.random.binomial(1, self.p.array, size=shape)
+        else:
+            x = xp.random.uniform(size=shape) < self.p.array
+        return variable.Variable(x.astype(numpy.int32), requires_grad=False)
 
 
 @distribution.register_kl(Bernoulli, Bernoulli)

@@ -22,13 +22,23 @@ def _check_probabilities(p: variable.Variable, where: str) -> None:
 
 def sample_indices(xp: Any, p: Any, n: int) -> Any:
     """``n`` draws of class indices from probabilities ``p`` (last axis: classes), by
-    inverting the cumulative distribution with one uniform draw each."""
+    inverting the cumulative distribution with one uniform draw each.
+
+    The draws are those of Chainer 7.8.1, so that a program seeded with
+    ``numpy.random.seed`` samples the same classes: batch element after batch element,
+    ``n`` uniforms each (what ``numpy.random.choice(k, n, p=row)`` does row by row), the
+    row's float64 cumulative sum divided by its total, and the first class whose cumulative
+    probability exceeds the uniform (``searchsorted(..., side="right")``, so a class of
+    probability zero is never drawn).
+    """
     batch_shape = p.shape[:-1]
-    cdf = xp.cumsum(p, axis=-1)
-    u = xp.random.uniform(size=(n,) + batch_shape + (1,)).astype(p.dtype, copy=False)
-    # Scale by the total so rows that do not sum exactly to one still cover every class.
-    index = (cdf[None] < u * cdf[..., -1:][None]).sum(axis=-1)
-    return xp.minimum(index, p.shape[-1] - 1).astype(numpy.int32)
+    cdf = xp.cumsum(p.astype(numpy.float64), axis=-1)
+    cdf /= cdf[..., -1:]
+    u = xp.random.random_sample(batch_shape + (n, 1))
+    index = (cdf[..., None, :] <= u).sum(axis=-1)
+    index = xp.minimum(index, p.shape[-1] - 1).astype(numpy.int32)
+    # (batch..., n) -> (n, batch...)
+    return xp.ascontiguousarray(xp.moveaxis(index, -1, 0))
 
 
 def gather_last(log_p: variable.Variable, x: Any) -> variable.Variable:

@@ -107,9 +107,16 @@ class Dirichlet(distribution.Distribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         n = _util.check_sample_n(n, f"{_NAME}.sample_n")
-        shape = (n,) + self.alpha.shape
-        g = _util.noise(self.xp, "standard_gamma", shape, self.alpha.dtype, shape=self.alpha.array)
-        return variable.Variable(g / g.sum(axis=-1, keepdims=True), requires_grad=False)
+        xp = self.xp
+        alpha = self.alpha.array
+        # numpy.random.dirichlet batch element after batch element (n samples each), as
+        # Chainer 7.8.1 draws them, so that a program seeded with numpy.random.seed gets the
+        # same samples: gamma draws times the reciprocal of their running (in-order) sum, in
+        # float64, then cast.
+        shape = alpha.shape[:-1] + (n,) + alpha.shape[-1:]
+        g = xp.random.standard_gamma(xp.broadcast_to(alpha[..., None, :], shape), size=shape)
+        x = (g * (1.0 / xp.cumsum(g, axis=-1)[..., -1:])).astype(alpha.dtype, copy=False)
+        return variable.Variable(xp.ascontiguousarray(xp.moveaxis(x, -2, 0)), requires_grad=False)
 
 
 @distribution.register_kl(Dirichlet, Dirichlet)

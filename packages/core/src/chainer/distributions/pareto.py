@@ -86,8 +86,20 @@ class Pareto(_util.ScalarEventDistribution):
 
     def sample_n(self, n: int) -> variable.Variable:
         n = _util.check_sample_n(n, f"{_NAME}.sample_n")
-        e = _util.noise(self.xp, "standard_exponential", (n,) + self.batch_shape, self.scale.dtype)
-        return self.scale * F.exp(e / self.alpha)
+        xp = self.xp
+        dtype = self.scale.dtype
+        alpha = self.alpha.array
+        # numpy.random.pareto(alpha) + 1 (that is exp(E / alpha), E standard exponential),
+        # rounded to the parameters' dtype before the 1 is added: Chainer 7.8.1's numbers, so
+        # that a program seeded with numpy.random.seed gets the same samples.
+        lomax = xp.random.pareto(xp.broadcast_to(alpha, self.batch_shape), size=(n,) + self.batch_shape)
+        v = lomax.astype(dtype) + dtype.type(1)
+        # t = v ** (alpha / alpha) equals v up to rounding (alpha / alpha is exactly 1) and has
+        # the gradient of exp(E / alpha) with respect to alpha, -v log(v) / alpha. Adding
+        # t - t.array (exactly 0 where finite) keeps v's exact value and that gradient, so the
+        # sample stays differentiable in alpha as well as in scale.
+        t = v ** (alpha / self.alpha)
+        return self.scale * (v + (t - xp.where(xp.isfinite(t.array), t.array, 0).astype(dtype, copy=False)))
 
 
 @distribution.register_kl(Pareto, Pareto)

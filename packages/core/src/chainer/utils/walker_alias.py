@@ -12,9 +12,9 @@ from chainer import backend, device_resident
 class WalkerAlias(device_resident.DeviceResident):
     """Draws integers ``i`` with probability proportional to ``probs[i]`` in O(1) each.
 
-    The table is built once (Vose's O(n) construction): column ``i`` keeps ``i`` with
-    probability ``threshold[i]`` and otherwise gives its alias ``values[i]``. A draw picks
-    a column uniformly and then one of its two entries. The tables move with
+    The table is built once (O(n log n)): column ``i`` gives ``values[2 * i]`` with
+    probability ``threshold[i]`` and otherwise its alias ``values[2 * i + 1]``. A draw picks
+    a column uniformly and then one of its two entries (one uniform number per draw). The tables move with
     :meth:`to_device` / :meth:`to_gpu` / :meth:`to_cpu`, and :meth:`sample` then draws
     on that device; :attr:`use_gpu` tells whether that is a GPU.
     This is the sampler :func:`~chainer.functions.negative_sampling` expects.
@@ -36,22 +36,33 @@ class WalkerAlias(device_resident.DeviceResident):
             raise ValueError(f"WalkerAlias: probs must be a non-empty 1-D array, got shape {weights.shape}")
         if not numpy.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
             raise ValueError("WalkerAlias: probs must be finite, non-negative and have a positive sum")
+        # The table of Chainer 7.8.1, so that a program seeded with numpy.random.seed draws
+        # the same integers. The weights are scaled to mean 1 (float32 quotients, times n in
+        # float64) and sorted ascending (ties in index order). Column i holds the i-th entry,
+        # kept with probability threshold[i] (its scaled weight as it stands then, in
+        # float32), and as its alias the next entry in that order still above 1, which gives
+        # up what column i lacks (1 - threshold[i]); an entry pushed below 1 that way is
+        # handled when its own turn comes. Columns at 1 never use their alias.
         n = weights.size
-        scaled = weights * (n / weights.sum())
-        threshold = numpy.ones(n, numpy.float64)
-        values = numpy.arange(n, dtype=numpy.int32)
-        small = [i for i in range(n) if scaled[i] < 1]
-        large = [i for i in range(n) if scaled[i] >= 1]
-        while small and large:
-            s = small.pop()
-            g = large.pop()
-            threshold[s] = scaled[s]
-            values[s] = g
-            scaled[g] -= 1 - scaled[s]
-            (small if scaled[g] < 1 else large).append(g)
-        # Whatever is left is 1 up to rounding: those columns keep themselves.
-        self.threshold = threshold.astype(numpy.float32)
-        self.values = values
+        w32 = weights.astype(numpy.float32)
+        scaled = (w32 / w32.sum()).astype(numpy.float64) * n
+        order = numpy.argsort(scaled, kind="stable")
+        level = scaled[order]
+        threshold = numpy.ones(n, numpy.float32)
+        values = numpy.zeros((n, 2), numpy.int32)
+        j = 0
+        for i in range(n):
+            threshold[i] = level[i]
+            values[i, 0] = order[i]
+            while j < n and (j <= i or level[j] <= 1):
+                j += 1
+            if j == n:
+                continue
+            values[i, 1] = order[j]
+            level[j] -= 1 - float(threshold[i])
+        self.threshold = threshold
+        # (first, alias) of each column, flattened: values[2 * i] and values[2 * i + 1].
+        self.values = values.ravel()
 
     @property
     def use_gpu(self) -> bool:
@@ -71,10 +82,15 @@ class WalkerAlias(device_resident.DeviceResident):
     def sample_xp(self, xp: Any, shape: Any) -> Any:
         """Draw with the array module ``xp`` (``numpy`` or ``cupy``)."""
         n = self.threshold.shape[0]
+        # One uniform per draw, scaled to [0, n): its integer part picks the column, its
+        # fraction the entry. Chainer 7.8.1 rounds the scaled uniform to float32 first, which
+        # quantises every column's split to float32's spacing at n (1/1024 at n = 10,000, so
+        # an entry below that is never drawn): kept in float64 here, which draws the same
+        # integers except for a uniform within about n * 2**-25 of a column's threshold.
         position = xp.random.uniform(0, n, shape)
         column = xp.minimum(position.astype(numpy.int32), n - 1)
         keep = (position - column) < self.threshold[column]
-        return xp.where(keep, column, self.values[column]).astype(numpy.int32)
+        return xp.where(keep, self.values[2 * column], self.values[2 * column + 1]).astype(numpy.int32)
 
     def sample_gpu(self, shape: Any) -> Any:
         """Draw on the GPU (the tables must have been moved there)."""

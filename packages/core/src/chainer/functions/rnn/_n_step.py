@@ -275,21 +275,24 @@ def n_step_rnn_base(
     cy: list[Any] = []
     ys: list[Any] = []
     for layer in range(n_layers):
-        if layer > 0 and dropout_ratio > 0:
-            # Dropout on the inputs of the upper layers only (identity at test time).
-            layer_input = dropout.dropout(layer_input, dropout_ratio)
         # Per direction, the step outputs as a list (step by step) or one matrix (a recurrence).
         direction_outputs: list[Any] = []
         for direction in range(directions):
             k = layer * directions + direction
+            x = layer_input
+            if layer > 0 and dropout_ratio > 0:
+                # Dropout on the inputs of the upper layers only (identity at test time), a
+                # mask of its own for each direction, drawn in time order: the numbers
+                # Chainer 7.8.1 draws, so a program seeded with numpy.random.seed gets its masks.
+                x = dropout.dropout(layer_input, dropout_ratio)
             c0 = c0s[k] if c0s is not None else None
             if spec.build_recurrence is not None:
                 w_in, b_in, recurrence = spec.build_recurrence(ws[k], bs[k])
-                projected = linear.linear(layer_input, w_in, b_in)
+                projected = linear.linear(x, w_in, b_in)
                 h, c, outputs = recurrence(projected, h0s[k], c0, sizes, direction == 1)
             else:
                 w_in, b_in, step = spec.build(ws[k], bs[k])
-                projected = layer_input if w_in is None else linear.linear(layer_input, w_in, b_in)
+                projected = x if w_in is None else linear.linear(x, w_in, b_in)
                 gates = split_axis.split_axis(projected, step_ends, 0) if step_ends else (projected,)
                 h, c, outputs = _run_direction(step, gates, h0s[k], c0, sizes, reverse=direction == 1)
             hy.append(h)
