@@ -56,7 +56,7 @@ def test_clip_keeps_float16_with_numpy_scalar_bounds():
 
 
 def test_clip_rejects_integer_input():
-    with pytest.raises(type_check.InvalidType, match=r"clip \(Forward\)[\s\S]*x.dtype.kind == f"):
+    with pytest.raises(type_check.InvalidType, match=r"Clip \(Forward\)[\s\S]*x.dtype.kind == f"):
         F.clip(numpy.arange(3), 0.0, 1.0)
 
 

@@ -29,15 +29,15 @@ def test_maximum_gradient_goes_to_the_larger_input_and_to_x1_on_ties():
 
 
 def test_maximum_rejects_mixed_dtypes():
-    testlib.assert_rejects_mixed_dtypes(F.maximum, "maximum", ("x1", "x2"))
+    testlib.assert_rejects_mixed_dtypes(F.maximum, "Maximum", ("x1", "x2"))
 
 
 def test_maximum_rejects_integer_inputs():
-    testlib.assert_rejects_integer_inputs(F.maximum, "maximum", ("x1", "x2"))
+    testlib.assert_rejects_integer_inputs(F.maximum, "Maximum", ("x1", "x2"))
 
 
 def test_maximum_rejects_shapes_that_do_not_broadcast():
-    testlib.assert_rejects_shapes_that_do_not_broadcast(F.maximum, "maximum", ("x1", "x2"))
+    testlib.assert_rejects_shapes_that_do_not_broadcast(F.maximum, "Maximum", ("x1", "x2"))
 
 
 def test_gradient_is_a_maximum_grad_node():

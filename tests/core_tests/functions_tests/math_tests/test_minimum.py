@@ -29,15 +29,15 @@ def test_minimum_gradient_goes_to_the_smaller_input_and_to_x1_on_ties():
 
 
 def test_minimum_rejects_mixed_dtypes():
-    testlib.assert_rejects_mixed_dtypes(F.minimum, "minimum", ("x1", "x2"))
+    testlib.assert_rejects_mixed_dtypes(F.minimum, "Minimum", ("x1", "x2"))
 
 
 def test_minimum_rejects_integer_inputs():
-    testlib.assert_rejects_integer_inputs(F.minimum, "minimum", ("x1", "x2"))
+    testlib.assert_rejects_integer_inputs(F.minimum, "Minimum", ("x1", "x2"))
 
 
 def test_minimum_rejects_shapes_that_do_not_broadcast():
-    testlib.assert_rejects_shapes_that_do_not_broadcast(F.minimum, "minimum", ("x1", "x2"))
+    testlib.assert_rejects_shapes_that_do_not_broadcast(F.minimum, "Minimum", ("x1", "x2"))
 
 
 def test_gradient_is_a_minimum_grad_node():

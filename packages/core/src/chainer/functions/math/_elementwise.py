@@ -97,7 +97,7 @@ class Selection(function_node.FunctionNode):
     """The base of :class:`Maximum` and :class:`Minimum`: each output element is one of
     the two (broadcast) inputs, and the gradient goes to the input chosen.
 
-    A subclass names the array module's function (``_select``, also the label) and the
+    A subclass names the array module's function (``_select``; the label is the class name) and the
     comparison ``_x1_wins(x1, x2)`` that holds where ``x1`` is chosen, ties included.
     """
 
@@ -108,7 +108,7 @@ class Selection(function_node.FunctionNode):
 
     @property
     def label(self) -> str:
-        return self._select
+        return type(self).__name__  # Maximum, Minimum: Chainer 7.8.1's labels
 
     def check_type_forward(self, in_types: Any) -> None:
         expect_float_broadcastable(in_types, ("x1", "x2"))

@@ -24,7 +24,7 @@ class Clip(function_node.FunctionNode):
 
     @property
     def label(self) -> str:
-        return "clip"
+        return "Clip"  # as Chainer 7.8.1 labels it (graphs, TimerHook reports)
 
     def check_type_forward(self, in_types: Any) -> None:
         _elementwise.expect_float(in_types)
