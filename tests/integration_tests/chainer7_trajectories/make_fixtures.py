@@ -1,8 +1,8 @@
-"""Record the trajectories of ``programs.py`` under Chainer 7.8.1 into ``<case>.npz``.
+"""Record the trajectories of ``programs.py`` under Chainer 7.8.1 into ``<name>.npz``.
 
 Run it only with the interpreter that has Chainer 7.8.1 (NumPy 1.26), from anywhere::
 
-    /work/venv781/bin/python tests/integration_tests/chainer7_trajectories/make_fixtures.py [CASE ...]
+    /work/venv781/bin/python tests/integration_tests/chainer7_trajectories/make_fixtures.py [NAME ...]
 
 pytest never runs it: the test reads the committed files.
 """
@@ -10,36 +10,11 @@ pytest never runs it: the test reads the committed files.
 import os
 import sys
 
-import numpy as np
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]
 
+import _chainer7_fixtures  # noqa: E402
 import programs  # noqa: E402
 
-import chainer  # noqa: E402
-
-
-def main(names):
-    if chainer.__version__ != "7.8.1":
-        raise SystemExit(f"make_fixtures.py records Chainer 7.8.1, this is Chainer {chainer.__version__}")
-    results = {}
-    for name in names or sorted(programs.PROGRAMS):
-        print(name, end=": ", flush=True)
-        results[name] = programs.run(name)
-        print(f"{len(results[name])} arrays")
-    # Written only once every program has run, so that a failing one leaves the old files.
-    if not names:
-        for old in os.listdir(HERE):
-            if old.endswith(".npz"):
-                os.remove(os.path.join(HERE, old))
-    total = 0
-    for name, arrays in results.items():
-        path = os.path.join(HERE, name + ".npz")
-        np.savez_compressed(path, **arrays)
-        total += os.path.getsize(path)
-    print(f"{total / 1e6:.2f} MB")
-
-
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    _chainer7_fixtures.record(HERE, programs.run, sys.argv[1:], programs.PROGRAMS)
