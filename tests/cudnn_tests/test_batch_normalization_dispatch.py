@@ -19,6 +19,8 @@ from chainer.functions.normalization import batch_normalization as bn
 plugin = pytest.importorskip("chainer_cudnn.plugin", reason="chainer-cudnn is not installed")
 from chainer_cudnn import _library  # noqa: E402
 
+from ._stand_ins import StandInLibrary, registered  # noqa: E402
+
 
 class _DeviceArray:
     """Not a NumPy array: what the dispatch takes for a CuPy array."""
@@ -29,23 +31,7 @@ class _DeviceArray:
         self.dtype = numpy.dtype(dtype)
 
 
-class _Base:
-    def unavailable_reason(self):
-        return None
-
-    def version(self):
-        return 91300
-
-    def describe(self):
-        return "stand-in 9.13.0"
-
-    def convolution_forward(self, *args, **kwargs):
-        return None
-
-    convolution_backward_data = convolution_backward_filter = convolution_forward
-
-
-class _WithBatchNormalization(_Base):
+class _WithBatchNormalization(StandInLibrary):
     """Records each call and answers with distinct marker objects (or declines)."""
 
     def __init__(self, decline=False):
@@ -65,33 +51,18 @@ class _WithBatchNormalization(_Base):
         return None if self.decline else "y_fixed"
 
 
-def _register(monkeypatch, library):
-    class StandInPlugin:
-        @chainer.hookimpl
-        def chainer_register_cudnn(self, register):
-            register(library)
-
-    monkeypatch.setattr(cuda, "_unavailable_reason", lambda: None)
-    monkeypatch.setattr(cudnn_library, "_state", None)
-    chainer.plugins.register(StandInPlugin(), name="stand_in_cudnn_bn", override=True)
-
-
 @pytest.fixture
 def stand_in(monkeypatch):
     library = _WithBatchNormalization()
-    _register(monkeypatch, library)
-    yield library
-    chainer.plugins.unregister(name="stand_in_cudnn_bn")
-    cudnn_library._state = None
+    with registered(monkeypatch, library, "stand_in_cudnn_bn"):
+        yield library
 
 
 @pytest.fixture
 def without_methods(monkeypatch):
-    library = _Base()
-    _register(monkeypatch, library)
-    yield library
-    chainer.plugins.unregister(name="stand_in_cudnn_bn")
-    cudnn_library._state = None
+    library = StandInLibrary()
+    with registered(monkeypatch, library, "stand_in_cudnn_bn"):
+        yield library
 
 
 def test_the_optional_operations_are_not_required():
@@ -177,19 +148,15 @@ class _Recorder:
 
 def test_a_declined_call_falls_back_to_the_cupy_code(monkeypatch):
     library = _WithBatchNormalization(decline=True)
-    _register(monkeypatch, library)
     recorder = _Recorder()
     monkeypatch.setattr(bn, "_IMPL", recorder)
     running_mean, running_var = numpy.zeros(2), numpy.ones(2)
-    try:
+    with registered(monkeypatch, library, "stand_in_cudnn_bn"):
         node = bn.BatchNormalization(2e-5, running_mean, running_var, 0.5)
         with chainer.using_config("use_cudnn", "always"):
             assert node.forward((_DeviceArray((3, 2)), _DeviceArray((2,)), _DeviceArray((2,)))) == ("y_cupy",)
             grad = bn.BatchNormalizationGrad(2e-5, node.layout, node.mean, node.inv_std)
             assert grad.forward((_DeviceArray((3, 2)), _DeviceArray((2,)), "gy")) == ("gx_cupy", "gg_cupy", "gb_cupy")
-    finally:
-        chainer.plugins.unregister(name="stand_in_cudnn_bn")
-        cudnn_library._state = None
     assert [c[0] for c in library.calls] == ["forward", "backward"]
     assert recorder.calls == ["forward", "backward"]
     # the running statistics were updated once, by core, with the unbiased variance (m = 3)

@@ -8,8 +8,6 @@ out, a plan that cannot be built falls back to CuPy, and under ``cudnn_determini
 batch normalization and convolution repeat bit for bit.
 """
 
-import collections
-
 import numpy
 import pytest
 
@@ -19,6 +17,8 @@ from chainer import gradient_check
 from chainer.backends import cuda
 
 plugin = pytest.importorskip("chainer_cudnn.plugin", reason="chainer-cudnn is not installed")
+
+from ._stand_ins import count_served  # noqa: E402
 
 pytestmark = [
     pytest.mark.gpu,
@@ -39,24 +39,7 @@ COUNTED = (
 @pytest.fixture
 def served(monkeypatch):
     """A Counter of the calls cuDNN served (each method's non-None results), per method."""
-    from chainer.backends import cudnn_library
-
-    if cudnn_library.origin() != "cudnn":
-        pytest.skip("chainer-cudnn's plugin is not registered here (CHAINER_DISABLE_PLUGINS names it)")
-    if not cuda.cudnn_enabled:
-        pytest.fail(f"cuDNN is not usable on this GPU machine: {cudnn_library.status()[1]}")
-    counts = collections.Counter()
-    for name in COUNTED:
-        original = getattr(plugin.LIBRARY, name)
-
-        def counting(*args, _original=original, _name=name, **kwargs):
-            result = _original(*args, **kwargs)
-            if result is not None:
-                counts[_name] += 1
-            return result
-
-        monkeypatch.setattr(plugin.LIBRARY, name, counting)
-    return counts
+    return count_served(monkeypatch, plugin.LIBRARY, COUNTED)
 
 
 def _expand(p, ndim):

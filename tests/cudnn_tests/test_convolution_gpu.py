@@ -7,8 +7,6 @@ calls (no fallback to the CuPy im2col code), and that the switches do what they 
 ``use_cudnn='never'`` keeps cuDNN out, ``cudnn_deterministic`` repeats bit for bit.
 """
 
-import collections
-
 import numpy
 import pytest
 
@@ -18,6 +16,8 @@ from chainer import gradient_check
 from chainer.backends import cuda
 
 plugin = pytest.importorskip("chainer_cudnn.plugin", reason="chainer-cudnn is not installed")
+
+from ._stand_ins import count_served  # noqa: E402
 
 pytestmark = [
     pytest.mark.gpu,
@@ -31,24 +31,9 @@ TOLERANCE = {numpy.float16: (5e-3, 5e-2), numpy.float32: (1e-5, 1e-4), numpy.flo
 @pytest.fixture
 def served(monkeypatch):
     """A Counter of the calls cuDNN served (each method's non-None results), per method."""
-    from chainer.backends import cudnn_library
-
-    if cudnn_library.origin() != "cudnn":
-        pytest.skip("chainer-cudnn's plugin is not registered here (CHAINER_DISABLE_PLUGINS names it)")
-    if not cuda.cudnn_enabled:
-        pytest.fail(f"cuDNN is not usable on this GPU machine: {cudnn_library.status()[1]}")
-    counts = collections.Counter()
-    for name in ("convolution_forward", "convolution_backward_data", "convolution_backward_filter"):
-        original = getattr(plugin.LIBRARY, name)
-
-        def counting(*args, _original=original, _name=name, **kwargs):
-            result = _original(*args, **kwargs)
-            if result is not None:
-                counts[_name] += 1
-            return result
-
-        monkeypatch.setattr(plugin.LIBRARY, name, counting)
-    return counts
+    return count_served(
+        monkeypatch, plugin.LIBRARY, ("convolution_forward", "convolution_backward_data", "convolution_backward_filter")
+    )
 
 
 def _forward_backward(xp_arrays, fn, gy):

@@ -18,6 +18,8 @@ from chainer.functions.connection import _conv_kernels
 plugin = pytest.importorskip("chainer_cudnn.plugin", reason="chainer-cudnn is not installed")
 from chainer_cudnn import _library  # noqa: E402
 
+from ._stand_ins import StandInLibrary, registered  # noqa: E402
+
 
 def test_the_plugin_registers_its_library_first_party():
     assert cudnn_library.libraries.get("cudnn") is plugin.LIBRARY
@@ -63,41 +65,11 @@ def test_a_library_without_the_protocol_is_refused_with_a_warning():
         chainer.plugins.unregister(name="bad_cudnn")
 
 
-class _StandIn:
-    """A library that claims to run (no GPU needed) and records nothing."""
-
-    def unavailable_reason(self):
-        return None
-
-    def version(self):
-        return 91300
-
-    def describe(self):
-        return "stand-in 9.13.0"
-
-    def convolution_forward(self, *args, **kwargs):
-        return None
-
-    convolution_backward_data = convolution_backward_filter = convolution_forward
-
-
 @pytest.fixture
 def usable_stand_in(monkeypatch):
     """A stand-in library preferred over the real one, on a machine whose CUDA counts as usable."""
-
-    class StandInPlugin:
-        @chainer.hookimpl
-        def chainer_register_cudnn(self, register):
-            register(_StandIn())
-
-    monkeypatch.setattr(cuda, "_unavailable_reason", lambda: None)
-    monkeypatch.setattr(cudnn_library, "_state", None)
-    chainer.plugins.register(StandInPlugin(), name="stand_in_cudnn", override=True)
-    try:
+    with registered(monkeypatch, StandInLibrary(), "stand_in_cudnn"):
         yield cudnn_library.libraries.get("cudnn")
-    finally:
-        chainer.plugins.unregister(name="stand_in_cudnn")
-        cudnn_library._state = None
 
 
 @pytest.mark.parametrize(
@@ -111,7 +83,7 @@ def usable_stand_in(monkeypatch):
     ],
 )
 def test_should_use_cudnn_follows_the_documented_levels(usable_stand_in, level, allowed):
-    assert isinstance(usable_stand_in, _StandIn)
+    assert isinstance(usable_stand_in, StandInLibrary)
     for mode in ("always", "auto", "never"):
         with chainer.using_config("use_cudnn", mode):
             assert chainer.should_use_cudnn(level) == (mode in allowed), (level, mode)
