@@ -423,7 +423,7 @@ class GradientMethod(Optimizer):
         # updated as stored, as every rule and hook works elementwise: within this block
         # their .array, .grad and .shape are the stored ones.
         with memory_layouts._raw_access():
-            if configuration.hot_values()[3]:  # debug mode (the snapshot: config.debug costs 0.5 us)
+            if configuration.hot_flags().debug:  # the snapshot (config.debug costs 0.5 us)
                 _warn_of_missing_gradients(self, target)
             plan = self._update_plan
             if plan is not None and plan.run(self):
